@@ -1,0 +1,36 @@
+# scripts/lib.sh: shared helpers for the wlseal scripts (sourced, not run).
+
+WLSEAL_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+WLSEAL_CACHE=${WLSEAL_CACHE:-$HOME/.cache/wlseal}
+export WLSEAL_TOP WLSEAL_CACHE
+
+# log TAG MESSAGE...: progress on stderr, so stdout stays for results.
+log() {
+	local tag=$1
+	shift
+	printf '[%s] %s\n' "$tag" "$*" >&2
+}
+
+die() {
+	local tag=$1
+	shift
+	printf '[%s] error: %s\n' "$tag" "$*" >&2
+	exit 1
+}
+
+# filtered_progress TAG LOGFILE: reads a build's output on stdin, keeps all
+# of it in LOGFILE, and shows one progress line every 250 compiled files.
+filtered_progress() {
+	local tag=$1 logfile=$2
+	awk -v tag="$tag" -v logfile="$logfile" '
+		{ print > logfile; fflush(logfile) }
+		/^  (CC|AS|LD|AR|HOSTCC)/ {
+			n++
+			if (n % 250 == 0) {
+				printf "[%s] %d objects built (%s)\n", tag, n, $2 > "/dev/stderr"
+				fflush("/dev/stderr")
+			}
+		}
+		/error:|Error [0-9]/ { print "[" tag "] " $0 > "/dev/stderr" }
+		END { printf "[%s] %d objects built\n", tag, n > "/dev/stderr" }'
+}
