@@ -149,16 +149,6 @@ static void flip_and_wait(struct kms *k, struct dumb_fb *fb)
 	}
 }
 
-static uint32_t frame_crc(const struct kms *k, const struct dumb_fb *fb)
-{
-	uint32_t crc = 0;
-
-	for (uint32_t y = 0; y < k->mode.vdisplay; y++)
-		crc = wlseal_crc32(crc, (const char *)fb->map + (size_t)y * fb->stride,
-				   (size_t)k->mode.hdisplay * 4);
-	return crc;
-}
-
 /* Tell the host which frame is on screen; keep it there until acknowledged. */
 static void wait_for_screenshot(const char *tag, uint32_t w, uint32_t h, uint32_t crc)
 {
@@ -236,7 +226,7 @@ int main(int argc, char **argv)
 	fflush(stdout);
 
 	if (wait)
-		wait_for_screenshot(tag, k.mode.hdisplay, k.mode.vdisplay, frame_crc(&k, &k.fb[1]));
+		wait_for_screenshot(tag, k.mode.hdisplay, k.mode.vdisplay, wlseal_frame_crc(k.fb[1].map, k.mode.hdisplay, k.mode.vdisplay, k.fb[1].stride));
 	drmModeFreeCrtc(k.saved_crtc);
 	close(k.fd);
 	return 0;
