@@ -108,4 +108,30 @@ static inline bool wlseal_seed_abi_available(void)
 	return ok;
 }
 
+/*
+ * A sealable memfd of @size bytes, whatever the kernel: memfd_create_sized()
+ * where the seed ABI exists, else the upstream memfd_create() with
+ * MFD_ALLOW_SEALING followed by ftruncate(). The file is close-on-exec and
+ * accepts F_ADD_SEALS either way. Returns a new fd, or -1 with errno set.
+ */
+static inline int wlseal_memfd_create_sealable(const char *name,
+					       uint64_t size)
+{
+	int fd = wlseal_memfd_create_sized(name, size, MFD_CLOEXEC);
+	int saved;
+
+	if (fd >= 0 || errno != ENOSYS)
+		return fd;
+	fd = memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	if (fd < 0)
+		return -1;
+	if (ftruncate(fd, (off_t)size) < 0) {
+		saved = errno;
+		close(fd);
+		errno = saved;
+		return -1;
+	}
+	return fd;
+}
+
 #endif /* WLSEAL_SEALS_H */
