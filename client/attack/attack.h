@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * attack.h - shared state of wlseal-attack: one connection to the
+ * compositor under attack, the helpers every scenario uses, and the table
+ * of scenarios (scenarios.c).
+ */
+#ifndef WLSEAL_ATTACK_H
+#define WLSEAL_ATTACK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <wayland-client.h>
+
+#include "attack-xdg-shell-client-protocol.h"
+
+/* Every buffer the scenarios use unless they say otherwise. */
+#define ATT_W 64
+#define ATT_H 64
+#define ATT_STRIDE (ATT_W * 4)
+#define ATT_SIZE (ATT_STRIDE * ATT_H) /* 16 KiB, four pages */
+
+enum result {
+	RES_NONE = 0,
+	RES_ACCEPTED,     /* the compositor took it and still answers us */
+	RES_REFUSED,      /* protocol error posted to us */
+	RES_DISCONNECTED, /* dropped without a protocol error, compositor alive */
+	RES_GONE,         /* the compositor process died / stopped listening */
+	RES_UNRESPONSIVE, /* connection open but no answer within the timeout */
+	RES_SKIPPED,      /* not applicable here (e.g. no seed ABI) */
+	RES_ERROR,        /* the attack itself could not be set up / a local
+			     assertion about the kernel failed */
+	/* Only as an expectation: accepted or refused, nothing worse. */
+	RES_SURVIVES,
+};
+
+struct outcome {
+	enum result result;
+	int code;            /* protocol error code, -1 if none */
+	char interface[64];  /* interface the error was posted on */
+	char message[256];   /* the error text the compositor sent */
+	char note[256];      /* what the attack observed locally */
+	int signal;          /* compositor's death signal when observable */
+};
+
+struct expect {
+	enum result result;
+	int code;              /* -1: any */
+	const char *interface; /* NULL: any */
+	const char *message;   /* substring (case-insensitive), NULL: any */
+};
+
+struct attack {
+	struct wl_display *display;
+	struct wl_registry *registry;
+	struct wl_compositor *compositor;
+	uint32_t compositor_version;
+	struct wl_shm *shm;
+	struct xdg_wm_base *wm_base;
+	uint32_t formats[64];
+	int n_formats;
+
+	struct wl_surface *surface;
+	struct xdg_surface *xdg_surface;
+	struct xdg_toplevel *toplevel;
+	bool configured;
+	bool closed;
+
+	pid_t compositor_pid; /* from SO_PEERCRED, 0 if unknown */
+	int timeout_ms;
+	bool verbose;
+};
+
+struct scenario {
+	const char *name;
+	void (*run)(struct attack *a, struct outcome *o);
+	struct expect expect;
+	const char *rationale;
+};
+
+extern const struct scenario scenarios[];
+extern const size_t n_scenarios;
+
+/* attack.c: connection and outcome helpers. */
+void note(struct outcome *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void fail_setup(struct outcome *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+int att_roundtrip(struct attack *a);
+int att_window(struct attack *a);
+int att_present(struct attack *a, struct wl_buffer *buffer, int w, int h);
+void att_conclude(struct attack *a, struct outcome *o);
+bool att_alive(struct attack *a);
+int att_raw_fd(struct attack *a);
+
+/* Files: a memfd of size bytes filled with a pattern, optionally sealed. */
+int att_memfd(size_t size, unsigned int mfd_flags, int seals);
+int att_fill(int fd, size_t offset, size_t size, uint32_t pixel);
+struct wl_buffer *att_buffer(struct attack *a, struct wl_shm_pool *pool,
+			     int32_t offset, int32_t w, int32_t h,
+			     int32_t stride, uint32_t format);
+
+#endif /* WLSEAL_ATTACK_H */
