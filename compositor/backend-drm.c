@@ -1,0 +1,368 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * backend-drm.c - scan out through KMS, as the VM's virtio-gpu does.
+ *
+ * The classic legacy-KMS recipe: find a connected connector and a CRTC
+ * that can drive it, allocate two "dumb" buffers (plain CPU-mapped
+ * memory the display engine can scan out), show the first with
+ * drmModeSetCrtc, and from then on draw into the buffer that is not on
+ * screen and swap with a page flip. The flip completes at vblank; the
+ * kernel then sends an event with the time of that vblank, which is what
+ * paces the whole compositor and what presentation feedback reports.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <drm_fourcc.h>
+#include <xf86drm.h>
+#include <xf86drmMode.h>
+
+#include "compositor.h"
+
+struct drm_fb {
+	uint32_t handle, fb_id, pitch;
+	uint64_t size;
+	void *map;
+	pixman_image_t *image;
+	bool drawn;
+};
+
+struct drm {
+	struct wlseal_backend base;
+	int fd;
+	uint32_t conn_id, crtc_id;
+	drmModeModeInfo mode;
+	drmModeCrtc *saved_crtc;	/* restored on exit, for the console */
+	struct drm_fb fb[2];
+	int back;			/* index of the buffer not on screen */
+	bool crtc_set;
+	bool monotonic;			/* event timestamps are CLOCK_MONOTONIC */
+	uint64_t seq;
+	struct wl_event_loop *loop;
+	struct wl_event_source *source;
+};
+
+/*
+ * A CRTC that can drive @conn: the one its encoder already uses if any
+ * (no visible modeset glitch), else the first one an encoder allows.
+ */
+static bool find_crtc(struct drm *d, drmModeRes *res, drmModeConnector *conn)
+{
+	drmModeEncoder *enc;
+	int i, j;
+
+	if (conn->encoder_id) {
+		enc = drmModeGetEncoder(d->fd, conn->encoder_id);
+		if (enc && enc->crtc_id) {
+			d->crtc_id = enc->crtc_id;
+			drmModeFreeEncoder(enc);
+			return true;
+		}
+		drmModeFreeEncoder(enc);
+	}
+	for (i = 0; i < conn->count_encoders; i++) {
+		enc = drmModeGetEncoder(d->fd, conn->encoders[i]);
+		if (!enc)
+			continue;
+		for (j = 0; j < res->count_crtcs; j++) {
+			if (enc->possible_crtcs & (1u << j)) {
+				d->crtc_id = res->crtcs[j];
+				drmModeFreeEncoder(enc);
+				return true;
+			}
+		}
+		drmModeFreeEncoder(enc);
+	}
+	return false;
+}
+
+/* The connected connector, and its mode: --size if it has one of that
+ * size, else the preferred mode (the one QEMU's xres/yres sets). */
+static bool find_output(struct drm *d, int want_w, int want_h)
+{
+	drmModeRes *res = drmModeGetResources(d->fd);
+	bool found = false;
+	int i, m;
+
+	if (!res) {
+		wlseal_log("drm: drmModeGetResources: %s", strerror(errno));
+		return false;
+	}
+	for (i = 0; i < res->count_connectors && !found; i++) {
+		drmModeConnector *conn =
+			drmModeGetConnector(d->fd, res->connectors[i]);
+		int pick = -1;
+
+		if (!conn)
+			continue;
+		if (conn->connection != DRM_MODE_CONNECTED ||
+		    conn->count_modes == 0) {
+			drmModeFreeConnector(conn);
+			continue;
+		}
+		for (m = 0; m < conn->count_modes; m++) {
+			drmModeModeInfo *mi = &conn->modes[m];
+
+			if (want_w && mi->hdisplay == want_w &&
+			    mi->vdisplay == want_h) {
+				pick = m;
+				break;
+			}
+			if (pick < 0 && (mi->type & DRM_MODE_TYPE_PREFERRED))
+				pick = m;
+		}
+		if (pick < 0)
+			pick = 0;
+		if (find_crtc(d, res, conn)) {
+			d->conn_id = conn->connector_id;
+			d->mode = conn->modes[pick];
+			found = true;
+		}
+		drmModeFreeConnector(conn);
+	}
+	drmModeFreeResources(res);
+	if (!found)
+		wlseal_log("drm: no connected connector with a usable CRTC");
+	return found;
+}
+
+/* A dumb buffer: linear XRGB8888 memory that we map and draw into with
+ * pixman, registered as a framebuffer so the CRTC can scan it out. */
+static bool create_fb(struct drm *d, struct drm_fb *fb)
+{
+	uint32_t handles[4] = {0}, pitches[4] = {0}, offsets[4] = {0};
+	uint64_t map_offset;
+	int w = d->mode.hdisplay, h = d->mode.vdisplay;
+
+	if (drmModeCreateDumbBuffer(d->fd, w, h, 32, 0, &fb->handle,
+				    &fb->pitch, &fb->size)) {
+		wlseal_log("drm: cannot create dumb buffer: %s", strerror(errno));
+		return false;
+	}
+	handles[0] = fb->handle;
+	pitches[0] = fb->pitch;
+	if (drmModeAddFB2(d->fd, w, h, DRM_FORMAT_XRGB8888, handles, pitches,
+			  offsets, &fb->fb_id, 0)) {
+		wlseal_log("drm: cannot add framebuffer: %s", strerror(errno));
+		goto err_destroy;
+	}
+	if (drmModeMapDumbBuffer(d->fd, fb->handle, &map_offset))
+		goto err_rmfb;
+	fb->map = mmap(NULL, fb->size, PROT_READ | PROT_WRITE, MAP_SHARED,
+		       d->fd, (off_t)map_offset);
+	if (fb->map == MAP_FAILED)
+		goto err_rmfb;
+	/* a8r8g8b8 over XRGB8888 memory: the display ignores the top byte,
+	 * pixman writes a defined 0xff there (same as the headless output). */
+	fb->image = pixman_image_create_bits(PIXMAN_a8r8g8b8, w, h, fb->map,
+					     (int)fb->pitch);
+	if (!fb->image)
+		goto err_unmap;
+	return true;
+
+err_unmap:
+	munmap(fb->map, fb->size);
+err_rmfb:
+	drmModeRmFB(d->fd, fb->fb_id);
+err_destroy:
+	drmModeDestroyDumbBuffer(d->fd, fb->handle);
+	return false;
+}
+
+static void destroy_fb(struct drm *d, struct drm_fb *fb)
+{
+	if (!fb->image)
+		return;
+	pixman_image_unref(fb->image);
+	munmap(fb->map, fb->size);
+	drmModeRmFB(d->fd, fb->fb_id);
+	drmModeDestroyDumbBuffer(d->fd, fb->handle);
+}
+
+/* The back buffer is now on screen: swap roles and report it. */
+static void frame_shown(struct drm *d, const struct timespec *when,
+			uint32_t flags)
+{
+	struct wlseal_frame_info info;
+	struct drm_fb *shown = &d->fb[d->back];
+
+	shown->drawn = true;
+	d->base.front = shown->image;
+	d->back ^= 1;
+	info.seq = ++d->seq;
+	info.when = *when;
+	info.flags = flags;
+	info.front = shown->image;
+	wl_signal_emit(&d->base.events.frame, &info);
+}
+
+static void page_flip_handler(int fd, unsigned int sequence,
+			      unsigned int tv_sec, unsigned int tv_usec,
+			      void *data)
+{
+	struct drm *d = data;
+	struct timespec when;
+	uint32_t flags = WLSEAL_FRAME_VSYNC | WLSEAL_FRAME_HW_COMPLETION;
+
+	(void)fd;
+	(void)sequence;
+	if (d->monotonic) {
+		/* The kernel's own vblank time: a hardware clock. */
+		when.tv_sec = tv_sec;
+		when.tv_nsec = (long)tv_usec * 1000;
+		flags |= WLSEAL_FRAME_HW_CLOCK;
+	} else {
+		clock_gettime(CLOCK_MONOTONIC, &when);
+	}
+	frame_shown(d, &when, flags);
+}
+
+static int drm_readable(int fd, uint32_t mask, void *data)
+{
+	drmEventContext ev = {
+		.version = 2,
+		.page_flip_handler = page_flip_handler,
+	};
+
+	(void)mask;
+	(void)data;
+	/* Reads the flip events and calls page_flip_handler for each;
+	 * the user data passed to drmModePageFlip comes back there. */
+	drmHandleEvent(fd, &ev);
+	return 0;
+}
+
+/* drmModeSetCrtc is synchronous and sends no event; report the first
+ * frame from the event loop so that the repaint loop is not re-entered. */
+static void modeset_done(void *data)
+{
+	struct drm *d = data;
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	frame_shown(d, &now, 0);
+}
+
+static pixman_image_t *drm_begin_frame(struct wlseal_backend *b, int *age)
+{
+	struct drm *d = wl_container_of(b, d, base);
+	struct drm_fb *fb = &d->fb[d->back];
+
+	/* Buffers strictly alternate, so a drawn back buffer holds the
+	 * frame before the one on screen. */
+	*age = fb->drawn ? 2 : 0;
+	return fb->image;
+}
+
+static bool drm_present(struct wlseal_backend *b)
+{
+	struct drm *d = wl_container_of(b, d, base);
+	struct drm_fb *fb = &d->fb[d->back];
+
+	if (!d->crtc_set) {
+		/* The first frame programs the CRTC: this mode, this
+		 * framebuffer, on this connector. */
+		if (drmModeSetCrtc(d->fd, d->crtc_id, fb->fb_id, 0, 0,
+				   &d->conn_id, 1, &d->mode)) {
+			wlseal_log("drm: drmModeSetCrtc: %s", strerror(errno));
+			return false;
+		}
+		d->crtc_set = true;
+		return wl_event_loop_add_idle(d->loop,
+					      modeset_done, d) != NULL;
+	}
+	/* Later frames are flipped at vblank; the event tells us when. */
+	if (drmModePageFlip(d->fd, d->crtc_id, fb->fb_id,
+			    DRM_MODE_PAGE_FLIP_EVENT, d)) {
+		wlseal_log("drm: drmModePageFlip: %s", strerror(errno));
+		return false;
+	}
+	return true;
+}
+
+static void drm_destroy(struct wlseal_backend *b)
+{
+	struct drm *d = wl_container_of(b, d, base);
+
+	wl_event_source_remove(d->source);
+	if (d->saved_crtc) {
+		/* Give the screen back to whoever had it (fbcon). */
+		drmModeSetCrtc(d->fd, d->saved_crtc->crtc_id,
+			       d->saved_crtc->buffer_id, d->saved_crtc->x,
+			       d->saved_crtc->y, &d->conn_id, 1,
+			       &d->saved_crtc->mode);
+		drmModeFreeCrtc(d->saved_crtc);
+	}
+	destroy_fb(d, &d->fb[0]);
+	destroy_fb(d, &d->fb[1]);
+	close(d->fd);
+	free(d);
+}
+
+static const struct wlseal_backend_impl drm_impl = {
+	.begin_frame = drm_begin_frame,
+	.present = drm_present,
+	.destroy = drm_destroy,
+};
+
+struct wlseal_backend *wlseal_backend_drm_create(struct wl_event_loop *loop,
+						 const char *device,
+						 int width, int height)
+{
+	struct drm *d = calloc(1, sizeof(*d));
+	uint64_t cap = 0;
+
+	if (!d)
+		return NULL;
+	d->fd = open(device, O_RDWR | O_CLOEXEC);
+	if (d->fd < 0) {
+		wlseal_log("drm: cannot open %s: %s", device, strerror(errno));
+		free(d);
+		return NULL;
+	}
+	/* Dumb buffers are the only thing we need from the driver. */
+	if (drmGetCap(d->fd, DRM_CAP_DUMB_BUFFER, &cap) || !cap) {
+		wlseal_log("drm: %s has no dumb buffers", device);
+		goto fail;
+	}
+	d->monotonic = !drmGetCap(d->fd, DRM_CAP_TIMESTAMP_MONOTONIC, &cap) && cap;
+	if (!find_output(d, width, height))
+		goto fail;
+	if (!create_fb(d, &d->fb[0]) || !create_fb(d, &d->fb[1]))
+		goto fail;
+	d->saved_crtc = drmModeGetCrtc(d->fd, d->crtc_id);
+	d->loop = loop;
+	d->source = wl_event_loop_add_fd(loop, d->fd, WL_EVENT_READABLE,
+					 drm_readable, d);
+	if (!d->source)
+		goto fail;
+
+	d->base.impl = &drm_impl;
+	d->base.name = "drm";
+	d->base.width = d->mode.hdisplay;
+	d->base.height = d->mode.vdisplay;
+	/* vrefresh is rounded to Hz; compute mHz from the pixel clock. */
+	if (d->mode.htotal && d->mode.vtotal)
+		d->base.refresh_mhz = (uint32_t)(((uint64_t)d->mode.clock * 1000000ull) /
+			((uint64_t)d->mode.htotal * d->mode.vtotal));
+	if (!d->base.refresh_mhz)
+		d->base.refresh_mhz = d->mode.vrefresh ? d->mode.vrefresh * 1000 : 60000;
+	d->base.refresh_nsec = (uint32_t)(1000000000000ull / d->base.refresh_mhz);
+	wl_signal_init(&d->base.events.frame);
+	wlseal_log("drm: %s connector %u crtc %u mode %dx%d@%u.%03u",
+		   device, d->conn_id, d->crtc_id, d->base.width,
+		   d->base.height, d->base.refresh_mhz / 1000,
+		   d->base.refresh_mhz % 1000);
+	return &d->base;
+fail:
+	destroy_fb(d, &d->fb[0]);
+	destroy_fb(d, &d->fb[1]);
+	close(d->fd);
+	free(d);
+	return NULL;
+}

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * buffer.c - read access to a wl_buffer's pixels, whichever wl_shm
+ * created it: wlseal's own (pool.c) or libwayland's (--shm=libwayland).
+ *
+ * The renderer calls wlseal_buffer_begin()/end() around every read. For
+ * our own buffers that is a pointer computation, for libwayland's it is
+ * wl_shm_buffer_begin_access(), which arms libwayland's SIGBUS handler:
+ * exactly the difference wlseal exists to show.
+ */
+#include <wayland-server-core.h>
+
+#include "compositor.h"
+#include "shm.h"
+
+bool wlseal_buffer_get_size(struct wl_resource *resource, int32_t *w,
+			    int32_t *h)
+{
+	struct wlseal_shm_buffer *ours = wlseal_shm_buffer_from_resource(resource);
+	struct wl_shm_buffer *theirs;
+
+	if (ours) {
+		*w = ours->width;
+		*h = ours->height;
+		return true;
+	}
+	theirs = wl_shm_buffer_get(resource);
+	if (theirs) {
+		*w = wl_shm_buffer_get_width(theirs);
+		*h = wl_shm_buffer_get_height(theirs);
+		return true;
+	}
+	return false;
+}
+
+bool wlseal_buffer_begin(struct wl_resource *resource, struct wlseal_pixels *px)
+{
+	struct wlseal_shm_buffer *ours = wlseal_shm_buffer_from_resource(resource);
+	struct wl_shm_buffer *theirs;
+
+	px->libwayland = NULL;
+	if (ours) {
+		/* pool.c checked offset + stride * height <= pool size, and
+		 * the pool only grows, so this stays inside the mapping. */
+		px->data = (char *)ours->pool->data + ours->offset;
+		px->width = ours->width;
+		px->height = ours->height;
+		px->stride = ours->stride;
+		px->format = ours->format;
+		return true;
+	}
+	theirs = wl_shm_buffer_get(resource);
+	if (!theirs)
+		return false;
+	wl_shm_buffer_begin_access(theirs);
+	px->libwayland = theirs;
+	px->data = wl_shm_buffer_get_data(theirs);
+	px->width = wl_shm_buffer_get_width(theirs);
+	px->height = wl_shm_buffer_get_height(theirs);
+	px->stride = wl_shm_buffer_get_stride(theirs);
+	px->format = wl_shm_buffer_get_format(theirs);
+	return true;
+}
+
+void wlseal_buffer_end(struct wlseal_pixels *px)
+{
+	if (px->libwayland)
+		wl_shm_buffer_end_access(px->libwayland);
+	px->libwayland = NULL;
+}

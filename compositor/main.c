@@ -1,0 +1,344 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * main.c - wlseal-compositor: command line, logging, and the event loop.
+ *
+ * Signals are handled through signalfd (wl_event_loop_add_signal), never
+ * through a handler, so the compositor's SigCgt mask stays empty: with
+ * the secure shm policy there is no SIGBUS to catch, and nothing here
+ * pretends otherwise.
+ */
+#include <getopt.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <wayland-server-core.h>
+
+#include "compositor.h"
+
+void wlseal_log(const char *fmt, ...)
+{
+	char line[512];
+	va_list ap;
+
+	/* One write per line, so lines of several writers never mix. */
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line) - 1, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "wlseal-compositor: %s\n", line);
+}
+
+void wlseal_debug(struct wlseal_server *server, const char *fmt, ...)
+{
+	char line[512];
+	va_list ap;
+
+	if (!server->opts.verbose)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "wlseal-compositor: %s\n", line);
+}
+
+pid_t wlseal_client_pid(struct wl_client *client)
+{
+	pid_t pid = 0;
+
+	wl_client_get_credentials(client, &pid, NULL, NULL);
+	return pid;
+}
+
+static void client_destroyed(struct wl_listener *listener, void *data)
+{
+	struct wlseal_client *c = wl_container_of(listener, c, destroy);
+
+	(void)data;
+	wlseal_log("client disconnected pid=%d", (int)c->pid);
+	wl_list_remove(&c->destroy.link);
+	free(c);
+}
+
+static void client_created(struct wl_listener *listener, void *data)
+{
+	struct wl_client *client = data;
+	struct wlseal_client *c = calloc(1, sizeof(*c));
+
+	(void)listener;
+	if (!c)
+		return;
+	c->pid = wlseal_client_pid(client);
+	c->destroy.notify = client_destroyed;
+	wl_client_add_destroy_listener(client, &c->destroy);
+	wlseal_log("client connected pid=%d", (int)c->pid);
+}
+
+static int on_term(int sig, void *data)
+{
+	struct wlseal_server *server = data;
+
+	wlseal_log("signal %d, exiting", sig);
+	wl_display_terminate(server->display);
+	return 0;
+}
+
+static int on_usr1(int sig, void *data)
+{
+	struct wlseal_server *server = data;
+
+	(void)sig;
+	wlseal_output_screenshot(server, server->opts.screenshot ?
+				 server->opts.screenshot : "wlseal-screenshot.png");
+	return 0;
+}
+
+static int on_exit_timer(void *data)
+{
+	struct wlseal_server *server = data;
+
+	wlseal_log("--exit-after reached, exiting");
+	wl_display_terminate(server->display);
+	return 0;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"Usage: wlseal-compositor [OPTION]...\n"
+"A minimal Wayland compositor that maps only SEAL_SHRINK-sealed shm pools.\n"
+"\n"
+"  --backend=drm|headless   output backend (default: drm if /dev/dri/card0\n"
+"                           exists, else headless)\n"
+"  --drm-device=PATH        KMS device (default /dev/dri/card0)\n"
+"  --size=WxH               headless output size; preferred DRM mode size\n"
+"                           (default 1024x768 headless)\n"
+"  --socket=NAME            socket name in $XDG_RUNTIME_DIR (default: first\n"
+"                           free wayland-N)\n"
+"  --shm=wlseal|libwayland  wl_shm implementation (default wlseal)\n"
+"  --policy=secure|permissive\n"
+"                           wlseal shm policy: secure requires F_SEAL_SHRINK\n"
+"                           and a file covering the pool; permissive maps\n"
+"                           anything, without a SIGBUS handler (default secure)\n"
+"  --print-frames           print 'WLSEAL-FRAME <seq> <crc32>' on stdout for\n"
+"                           every frame shown (crc32 of XRGB8888 rows, w*4\n"
+"                           bytes each)\n"
+"  --screenshot=PATH        PNG written on SIGUSR1 and at --screenshot-frame\n"
+"  --screenshot-frame=N     write --screenshot when frame N is shown\n"
+"  --exit-after=SECONDS     exit after that long\n"
+"  --verbose                log mapping and per-frame details\n"
+"  --help                   show this help\n"
+"\n"
+"Log lines go to stderr: one per client connect/disconnect and per refused\n"
+"request (client pid, reason). The line 'wlseal-compositor: ready\n"
+"WAYLAND_DISPLAY=NAME' is printed once clients can connect.\n");
+}
+
+static bool parse_size(const char *s, int *w, int *h)
+{
+	char *end;
+	long lw, lh;
+
+	lw = strtol(s, &end, 10);
+	if (*end != 'x')
+		return false;
+	lh = strtol(end + 1, &end, 10);
+	if (*end || lw <= 0 || lh <= 0 || lw > 16384 || lh > 16384)
+		return false;
+	*w = (int)lw;
+	*h = (int)lh;
+	return true;
+}
+
+static bool parse_options(int argc, char **argv, struct wlseal_options *o)
+{
+	enum { O_BACKEND = 256, O_DRM_DEVICE, O_SIZE, O_SOCKET, O_SHM, O_POLICY,
+	       O_PRINT_FRAMES, O_SCREENSHOT, O_SCREENSHOT_FRAME, O_EXIT_AFTER,
+	       O_VERBOSE, O_HELP };
+	static const struct option longopts[] = {
+		{ "backend", required_argument, NULL, O_BACKEND },
+		{ "drm-device", required_argument, NULL, O_DRM_DEVICE },
+		{ "size", required_argument, NULL, O_SIZE },
+		{ "socket", required_argument, NULL, O_SOCKET },
+		{ "shm", required_argument, NULL, O_SHM },
+		{ "policy", required_argument, NULL, O_POLICY },
+		{ "print-frames", no_argument, NULL, O_PRINT_FRAMES },
+		{ "screenshot", required_argument, NULL, O_SCREENSHOT },
+		{ "screenshot-frame", required_argument, NULL, O_SCREENSHOT_FRAME },
+		{ "exit-after", required_argument, NULL, O_EXIT_AFTER },
+		{ "verbose", no_argument, NULL, O_VERBOSE },
+		{ "help", no_argument, NULL, O_HELP },
+		{ 0 },
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		switch (c) {
+		case O_BACKEND:
+			if (strcmp(optarg, "drm") && strcmp(optarg, "headless")) {
+				fprintf(stderr, "unknown backend '%s'\n", optarg);
+				return false;
+			}
+			o->backend = optarg;
+			break;
+		case O_DRM_DEVICE:
+			o->drm_device = optarg;
+			break;
+		case O_SIZE:
+			if (!parse_size(optarg, &o->width, &o->height)) {
+				fprintf(stderr, "bad --size '%s' (want WxH)\n", optarg);
+				return false;
+			}
+			break;
+		case O_SOCKET:
+			o->socket = optarg;
+			break;
+		case O_SHM:
+			if (!strcmp(optarg, "wlseal"))
+				o->shm = WLSEAL_SHM_WLSEAL;
+			else if (!strcmp(optarg, "libwayland"))
+				o->shm = WLSEAL_SHM_LIBWAYLAND;
+			else {
+				fprintf(stderr, "unknown --shm '%s'\n", optarg);
+				return false;
+			}
+			break;
+		case O_POLICY:
+			if (!strcmp(optarg, "secure"))
+				o->policy = WLSEAL_POLICY_SECURE;
+			else if (!strcmp(optarg, "permissive"))
+				o->policy = WLSEAL_POLICY_PERMISSIVE;
+			else {
+				fprintf(stderr, "unknown --policy '%s'\n", optarg);
+				return false;
+			}
+			break;
+		case O_PRINT_FRAMES:
+			o->print_frames = true;
+			break;
+		case O_SCREENSHOT:
+			o->screenshot = optarg;
+			break;
+		case O_SCREENSHOT_FRAME:
+			o->screenshot_frame = strtoull(optarg, NULL, 10);
+			break;
+		case O_EXIT_AFTER:
+			o->exit_after = atoi(optarg);
+			break;
+		case O_VERBOSE:
+			o->verbose = true;
+			break;
+		case O_HELP:
+			usage(stdout);
+			exit(0);
+		default:
+			usage(stderr);
+			return false;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "unexpected argument '%s'\n", argv[optind]);
+		return false;
+	}
+	return true;
+}
+
+static const char *shm_name(const struct wlseal_options *o)
+{
+	if (o->shm == WLSEAL_SHM_LIBWAYLAND)
+		return "libwayland";
+	return o->policy == WLSEAL_POLICY_SECURE ? "wlseal-secure"
+						 : "wlseal-permissive";
+}
+
+int main(int argc, char **argv)
+{
+	struct wlseal_server server = {0};
+	struct wlseal_options *o = &server.opts;
+	int ret = 1;
+
+	o->drm_device = "/dev/dri/card0";
+	o->shm = WLSEAL_SHM_WLSEAL;
+	o->policy = WLSEAL_POLICY_SECURE;
+	if (!parse_options(argc, argv, o))
+		return 2;
+	if (!o->backend)
+		o->backend = access(o->drm_device, F_OK) == 0 ? "drm" : "headless";
+	if (!o->width) {
+		if (!strcmp(o->backend, "headless")) {
+			o->width = 1024;
+			o->height = 768;
+		}
+	}
+	/* Lines on stdout (WLSEAL-FRAME) must reach a pipe at once. */
+	setvbuf(stdout, NULL, _IOLBF, 0);
+
+	server.display = wl_display_create();
+	if (!server.display)
+		return 1;
+	server.loop = wl_display_get_event_loop(server.display);
+	wl_list_init(&server.surfaces);
+
+	if (!strcmp(o->backend, "drm"))
+		server.backend = wlseal_backend_drm_create(server.loop,
+							   o->drm_device,
+							   o->width, o->height);
+	else
+		server.backend = wlseal_backend_headless_create(server.loop,
+								o->width,
+								o->height);
+	if (!server.backend) {
+		wlseal_log("cannot start the %s backend", o->backend);
+		goto out_display;
+	}
+
+	if (!wlseal_output_init(&server) || !wlseal_compositor_init(&server) ||
+	    !wlseal_shm_init(&server) || !wlseal_xdg_shell_init(&server) ||
+	    !wlseal_presentation_init(&server)) {
+		wlseal_log("cannot create the globals");
+		goto out_backend;
+	}
+
+	server.client_created.notify = client_created;
+	wl_display_add_client_created_listener(server.display,
+					       &server.client_created);
+	server.sigterm = wl_event_loop_add_signal(server.loop, SIGTERM, on_term, &server);
+	server.sigint = wl_event_loop_add_signal(server.loop, SIGINT, on_term, &server);
+	server.sigusr1 = wl_event_loop_add_signal(server.loop, SIGUSR1, on_usr1, &server);
+	if (o->exit_after > 0) {
+		server.exit_timer = wl_event_loop_add_timer(server.loop,
+							    on_exit_timer, &server);
+		wl_event_source_timer_update(server.exit_timer, o->exit_after * 1000);
+	}
+
+	if (o->socket) {
+		if (wl_display_add_socket(server.display, o->socket)) {
+			wlseal_log("cannot create socket '%s' (is XDG_RUNTIME_DIR set?)",
+				   o->socket);
+			goto out_backend;
+		}
+		server.socket_name = o->socket;
+	} else {
+		server.socket_name = wl_display_add_socket_auto(server.display);
+		if (!server.socket_name) {
+			wlseal_log("cannot create a socket (is XDG_RUNTIME_DIR set?)");
+			goto out_backend;
+		}
+	}
+	wlseal_log("backend=%s size=%dx%d shm=%s",
+		   server.backend->name, server.backend->width,
+		   server.backend->height, shm_name(o));
+	wlseal_log("ready WAYLAND_DISPLAY=%s", server.socket_name);
+
+	wl_display_run(server.display);
+	ret = 0;
+
+	wl_display_destroy_clients(server.display);
+out_backend:
+	server.backend->impl->destroy(server.backend);
+out_display:
+	wl_display_destroy(server.display);
+	return ret;
+}

@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * presentation.c - wp_presentation: when exactly did a commit reach the
+ * screen. The timestamps are the backend's (the page flip event's on KMS),
+ * the sequence number is the output's frame counter, the same number
+ * --print-frames prints, so a client's "presented at seq N" and the
+ * compositor's "WLSEAL-FRAME N crc" name the same frame.
+ */
+#include <stdlib.h>
+#include <time.h>
+
+#include <wayland-server-core.h>
+
+#include "compositor.h"
+#include "presentation-time-server-protocol.h"
+
+static void feedback_resource_destroy(struct wl_resource *r)
+{
+	struct wlseal_feedback *fb = wl_resource_get_user_data(r);
+
+	wl_list_remove(&fb->link);
+	free(fb);
+}
+
+void wlseal_feedback_discard(struct wlseal_feedback *fb)
+{
+	wp_presentation_feedback_send_discarded(fb->resource);
+	wl_resource_destroy(fb->resource);
+}
+
+void wlseal_feedback_presented(struct wlseal_feedback *fb,
+			       struct wlseal_server *server,
+			       const struct wlseal_frame_info *info)
+{
+	struct wl_client *client = wl_resource_get_client(fb->resource);
+	struct wl_resource *out;
+	uint64_t sec = (uint64_t)info->when.tv_sec;
+
+	/* sync_output for the client's own wl_output objects. */
+	wl_resource_for_each(out, &server->output_resources)
+		if (wl_resource_get_client(out) == client)
+			wp_presentation_feedback_send_sync_output(fb->resource,
+								  out);
+	wp_presentation_feedback_send_presented(fb->resource,
+		(uint32_t)(sec >> 32), (uint32_t)sec,
+		(uint32_t)info->when.tv_nsec, server->backend->refresh_nsec,
+		(uint32_t)(info->seq >> 32), (uint32_t)info->seq, info->flags);
+	wl_resource_destroy(fb->resource);
+}
+
+static void presentation_destroy(struct wl_client *c, struct wl_resource *r)
+{
+	(void)c;
+	wl_resource_destroy(r);
+}
+
+static void presentation_feedback(struct wl_client *client,
+				  struct wl_resource *r,
+				  struct wl_resource *surface_resource,
+				  uint32_t id)
+{
+	struct wlseal_surface *s = wlseal_surface_from_resource(surface_resource);
+	struct wlseal_feedback *fb;
+
+	fb = calloc(1, sizeof(*fb));
+	if (!fb) {
+		wl_client_post_no_memory(client);
+		return;
+	}
+	fb->resource = wl_resource_create(client,
+					  &wp_presentation_feedback_interface,
+					  wl_resource_get_version(r), id);
+	if (!fb->resource) {
+		free(fb);
+		wl_client_post_no_memory(client);
+		return;
+	}
+	/* Belongs to the next commit of the surface. */
+	wl_list_insert(s->pending.feedbacks.prev, &fb->link);
+	wl_resource_set_implementation(fb->resource, NULL, fb,
+				       feedback_resource_destroy);
+}
+
+static const struct wp_presentation_interface presentation_impl = {
+	.destroy = presentation_destroy,
+	.feedback = presentation_feedback,
+};
+
+static void presentation_bind(struct wl_client *client, void *data,
+			      uint32_t version, uint32_t id)
+{
+	struct wl_resource *r;
+
+	r = wl_resource_create(client, &wp_presentation_interface, version, id);
+	if (!r) {
+		wl_client_post_no_memory(client);
+		return;
+	}
+	wl_resource_set_implementation(r, &presentation_impl, data, NULL);
+	/* Both backends time frames with CLOCK_MONOTONIC. */
+	wp_presentation_send_clock_id(r, CLOCK_MONOTONIC);
+}
+
+bool wlseal_presentation_init(struct wlseal_server *server)
+{
+	return wl_global_create(server->display, &wp_presentation_interface, 1,
+				server, presentation_bind) != NULL;
+}

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * shm.h - pools and buffers of wlseal's own wl_shm (shm.c, pool.c).
+ */
+#ifndef WLSEAL_SHM_H
+#define WLSEAL_SHM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <wayland-server-core.h>
+
+struct wlseal_server;
+
+/*
+ * A pool lives as long as its wl_shm_pool resource or any buffer made
+ * from it: clients may destroy the pool right after creating buffers, and
+ * those buffers must keep reading the same mapping.
+ */
+struct wlseal_pool {
+	struct wl_resource *resource;	/* NULL once the client destroyed it */
+	struct wlseal_server *server;
+	int fd;		/* kept open: the file stays ours while we map it */
+	void *data;	/* PROT_READ only */
+	int32_t size;
+	bool private_map;	/* write-sealed: MAP_PRIVATE, see shm.c */
+	int refcount;
+};
+
+struct wlseal_shm_buffer {
+	struct wl_resource *resource;
+	struct wlseal_pool *pool;
+	int32_t offset, width, height, stride;
+	uint32_t format;
+};
+
+/* pool.c */
+struct wlseal_pool *wlseal_pool_create(struct wlseal_server *server,
+				       struct wl_client *client, uint32_t id,
+				       int fd, int32_t size, bool write_sealed,
+				       const char **why);
+struct wlseal_shm_buffer *wlseal_shm_buffer_from_resource(struct wl_resource *r);
+
+/* shm.c: the policy, shared by create_pool and resize. Returns true when
+ * the fd may back @size bytes; otherwise fills @why. */
+bool wlseal_shm_check(struct wlseal_server *server, int fd, int64_t size,
+		      bool *write_sealed, char *why, size_t why_len);
+void wlseal_shm_refuse(struct wl_resource *resource, uint32_t code,
+		       const char *request, const char *why);
+
+#endif
