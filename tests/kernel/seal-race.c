@@ -2,9 +2,9 @@
 /*
  * seal-race: threads race SHMEM_SET_SEALS / F_ADD_SEALS against mmap,
  * write, ftruncate, fallocate, dup, /proc reopen and fork on one memfd.
- * Receivers take a reference (dup() in a thread, an inherited fd in a
- * fork() child), read the seals and then watch the file while they hold
- * the reference. The guarantee under test: seals a receiver has seen stay
+ * Receivers take a reference (dup() in a thread, an fd passed through
+ * SCM_RIGHTS, an inherited fd in a fork() child), read the seals and then
+ * watch the file while they hold the reference. The guarantee under test: seals a receiver has seen stay
  * set while it holds its reference, and what they promise holds (the size
  * does not shrink or grow, the contents do not change under WRITE|SHRINK);
  * a writable shared mapping and SEAL_WRITE never coexist. At the end the
@@ -15,6 +15,7 @@
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 
 #include "ktest.h"
@@ -28,6 +29,7 @@ static atomic_bool stop;
 static atomic_long set_ok, set_eperm, set_ebusy, set_other;
 static atomic_long recv_rounds, recv_violations;
 static atomic_long fork_rounds, fork_violations;
+static atomic_long scm_rounds, scm_violations;
 static atomic_long map_rounds, map_violations;
 static char why[256];
 static pthread_mutex_t why_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -163,6 +165,49 @@ static void *forker(void *arg)
 	return NULL;
 }
 
+/* Pass the fd to ourselves in an SCM_RIGHTS message, then hold it. */
+static void *scm_receiver(void *arg)
+{
+	int sv[2];
+
+	(void)arg;
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
+		return NULL;
+	while (!atomic_load(&stop)) {
+		char cbuf[CMSG_SPACE(sizeof(int))] = { 0 }, c = 'x';
+		struct iovec iov = { .iov_base = &c, .iov_len = 1 };
+		struct msghdr msg = {
+			.msg_iov = &iov, .msg_iovlen = 1,
+			.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
+		};
+		struct cmsghdr *cm = CMSG_FIRSTHDR(&msg);
+		int f = -1;
+
+		cm->cmsg_level = SOL_SOCKET;
+		cm->cmsg_type = SCM_RIGHTS;
+		cm->cmsg_len = CMSG_LEN(sizeof(int));
+		memcpy(CMSG_DATA(cm), &fd, sizeof(int));
+		if (sendmsg(sv[0], &msg, 0) != 1)
+			break;
+		memset(cbuf, 0, sizeof(cbuf));
+		msg.msg_controllen = sizeof(cbuf);
+		if (recvmsg(sv[1], &msg, MSG_CMSG_CLOEXEC) != 1)
+			break;
+		cm = CMSG_FIRSTHDR(&msg);
+		if (cm && cm->cmsg_type == SCM_RIGHTS)
+			memcpy(&f, CMSG_DATA(cm), sizeof(int));
+		if (f >= 0) {
+			watch(f, &scm_violations);
+			close(f);
+		}
+		atomic_fetch_add(&scm_rounds, 1);
+		sched_yield();
+	}
+	close(sv[0]);
+	close(sv[1]);
+	return NULL;
+}
+
 static void *mutator(void *arg)
 {
 	unsigned int seed = 1;
@@ -245,9 +290,9 @@ static void *duper(void *arg)
 int main(void)
 {
 	void *(*fns[])(void *) = { sealer, receiver, receiver, forker,
-				   mutator, mapper, duper };
+				   scm_receiver, mutator, mapper, duper };
 	const int nthreads = sizeof(fns) / sizeof(fns[0]);
-	const int planned = 5;
+	const int planned = 6;
 	pthread_t t[sizeof(fns) / sizeof(fns[0])];
 	int e1, e2, e3;
 
@@ -259,11 +304,11 @@ int main(void)
 	for (int i = 0; i < nthreads; i++)
 		pthread_join(t[i], NULL);
 
-	ktest_diag("sealer: %ld ok, %ld EPERM, %ld EBUSY, %ld other; receivers %ld, fork children %ld, mappings %ld",
+	ktest_diag("sealer: %ld ok, %ld EPERM, %ld EBUSY, %ld other; receivers %ld, fork children %ld, SCM_RIGHTS %ld, mappings %ld",
 		   atomic_load(&set_ok), atomic_load(&set_eperm),
 		   atomic_load(&set_ebusy), atomic_load(&set_other),
 		   atomic_load(&recv_rounds), atomic_load(&fork_rounds),
-		   atomic_load(&map_rounds));
+		   atomic_load(&scm_rounds), atomic_load(&map_rounds));
 	if (why[0])
 		ktest_diag("first broken promise: %s", why);
 
@@ -277,6 +322,9 @@ int main(void)
 	ktest(atomic_load(&fork_violations) == 0,
 	      "fork() children holding the fd never saw a promise broken (%ld)",
 	      atomic_load(&fork_violations));
+	ktest(atomic_load(&scm_violations) == 0 && atomic_load(&scm_rounds) > 0,
+	      "fds received through SCM_RIGHTS never saw a promise broken (%ld)",
+	      atomic_load(&scm_violations));
 	ktest(atomic_load(&map_violations) == 0,
 	      "a writable shared mapping never coexisted with SEAL_WRITE (%ld)",
 	      atomic_load(&map_violations));
