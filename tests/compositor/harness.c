@@ -1,0 +1,310 @@
+/* SPDX-License-Identifier: MIT */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+#define MAX_PROCS 16
+static struct proc *procs[MAX_PROCS];
+static int nprocs;
+static struct comp *the_comp;
+
+static void dump_proc(struct proc *p, const char *what)
+{
+	fprintf(stderr, "----- output of %s (pid %d) -----\n%.*s\n-----\n", what,
+		(int)p->pid, (int)p->len, p->buf ? p->buf : "");
+}
+
+static void cleanup(void)
+{
+	int i;
+
+	for (i = 0; i < nprocs; i++)
+		if (procs[i] && !procs[i]->exited) {
+			kill(procs[i]->pid, SIGKILL);
+			waitpid(procs[i]->pid, NULL, 0);
+			procs[i]->exited = true;
+		}
+	if (the_comp) {
+		DIR *d = opendir(the_comp->dir);
+		struct dirent *e;
+		char path[512];
+
+		while (d && (e = readdir(d))) {
+			if (e->d_name[0] == '.')
+				continue;
+			snprintf(path, sizeof(path), "%s/%s", the_comp->dir, e->d_name);
+			unlink(path);
+		}
+		if (d)
+			closedir(d);
+		rmdir(the_comp->dir);
+		the_comp = NULL;
+	}
+}
+
+void fail(const char *fmt, ...)
+{
+	va_list ap;
+	int i;
+
+	fprintf(stdout, "not ok - ");
+	va_start(ap, fmt);
+	vfprintf(stdout, fmt, ap);
+	va_end(ap);
+	fprintf(stdout, "\n");
+	fflush(stdout);
+	for (i = 0; i < nprocs; i++)
+		if (procs[i])
+			dump_proc(procs[i], i == 0 && the_comp ? "compositor" : "child");
+	cleanup();
+	exit(1);
+}
+
+void check(bool cond, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (!cond)
+		fail("%s", msg);
+	printf("ok - %s\n", msg);
+	fflush(stdout);
+}
+
+void tap_ok(const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("ok - ");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	fflush(stdout);
+}
+
+const char *bin_compositor(void)
+{
+	const char *p = getenv("WLSEAL_COMPOSITOR");
+
+	return p ? p : "wlseal-compositor";
+}
+
+const char *bin_client(void)
+{
+	const char *p = getenv("WLSEAL_CLIENT");
+
+	return p ? p : "wlseal-client";
+}
+
+void proc_spawn(struct proc *p, char *const argv[])
+{
+	int fds[2];
+
+	memset(p, 0, sizeof(*p));
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		fail("pipe: %s", strerror(errno));
+	fflush(NULL);
+	p->pid = fork();
+	if (p->pid < 0)
+		fail("fork: %s", strerror(errno));
+	if (p->pid == 0) {
+		dup2(fds[1], 1);
+		dup2(fds[1], 2);
+		execvp(argv[0], argv);
+		fprintf(stderr, "exec %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(fds[1]);
+	p->fd = fds[0];
+	p->cap = 65536;
+	p->buf = malloc(p->cap);
+	if (nprocs < MAX_PROCS)
+		procs[nprocs++] = p;
+}
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Reads what is available, waiting at most @ms. */
+static void proc_read(struct proc *p, int ms)
+{
+	struct pollfd pfd = { .fd = p->fd, .events = POLLIN };
+	ssize_t n;
+
+	if (p->eof) {
+		if (ms > 0)
+			usleep(1000 * (ms < 20 ? ms : 20));
+		return;
+	}
+	if (poll(&pfd, 1, ms) <= 0)
+		return;
+	if (p->len + 4096 > p->cap) {
+		p->cap *= 2;
+		p->buf = realloc(p->buf, p->cap);
+	}
+	n = read(p->fd, p->buf + p->len, p->cap - p->len - 1);
+	if (n <= 0) {
+		p->eof = true;
+		return;
+	}
+	p->len += (size_t)n;
+	p->buf[p->len] = 0;
+}
+
+bool proc_wait(struct proc *p, size_t *from, const char *needle,
+	       int timeout_ms, char *line, size_t line_len)
+{
+	long long deadline = now_ms() + timeout_ms;
+	size_t start = from ? *from : 0;
+
+	for (;;) {
+		char *hit = p->len > start ? strstr(p->buf + start, needle) : NULL;
+		char *eol;
+
+		/* Only complete lines count. */
+		if (hit && (eol = strchr(hit, '\n'))) {
+			char *bol = hit;
+
+			while (bol > p->buf && bol[-1] != '\n')
+				bol--;
+			if (line) {
+				size_t n = (size_t)(eol - bol);
+
+				if (n >= line_len)
+					n = line_len - 1;
+				memcpy(line, bol, n);
+				line[n] = 0;
+			}
+			if (from)
+				*from = (size_t)(eol + 1 - p->buf);
+			return true;
+		}
+		if (now_ms() >= deadline || (p->eof && !hit))
+			return false;
+		proc_read(p, (int)(deadline - now_ms()));
+	}
+}
+
+bool proc_contains(struct proc *p, const char *needle)
+{
+	proc_read(p, 0);
+	return p->buf && p->len && strstr(p->buf, needle);
+}
+
+bool proc_wait_exit(struct proc *p, int timeout_ms)
+{
+	long long deadline = now_ms() + timeout_ms;
+
+	while (!p->exited) {
+		pid_t r = waitpid(p->pid, &p->status, WNOHANG);
+
+		if (r == p->pid) {
+			p->exited = true;
+			break;
+		}
+		if (now_ms() >= deadline)
+			return false;
+		/* Drain output meanwhile; EOF comes with the exit. */
+		proc_read(p, 20);
+	}
+	while (!p->eof)
+		proc_read(p, 100);
+	return true;
+}
+
+bool proc_alive(struct proc *p)
+{
+	if (p->exited)
+		return false;
+	if (waitpid(p->pid, &p->status, WNOHANG) == p->pid) {
+		p->exited = true;
+		return false;
+	}
+	return true;
+}
+
+void proc_kill(struct proc *p, int sig)
+{
+	if (!p->exited)
+		kill(p->pid, sig);
+}
+
+void comp_start(struct comp *c, const char *const extra[])
+{
+	char *argv[32];
+	int n = 0;
+
+	memset(c, 0, sizeof(*c));
+	strcpy(c->dir, "/tmp/wlseal-test-XXXXXX");
+	if (!mkdtemp(c->dir))
+		fail("mkdtemp: %s", strerror(errno));
+	the_comp = c;
+	atexit(cleanup);
+	snprintf(c->shot, sizeof(c->shot), "%s/shot.png", c->dir);
+	setenv("XDG_RUNTIME_DIR", c->dir, 1);
+	setenv("WAYLAND_DISPLAY", "wlseal-test", 1);
+	unsetenv("WAYLAND_SOCKET");
+
+	argv[n++] = (char *)bin_compositor();
+	argv[n++] = "--backend=headless";
+	argv[n++] = "--socket=wlseal-test";
+	snprintf(c->shot_arg, sizeof(c->shot_arg), "--screenshot=%s", c->shot);
+	argv[n++] = c->shot_arg;
+	while (extra && *extra && n < 30)
+		argv[n++] = (char *)*extra++;
+	argv[n] = NULL;
+	proc_spawn(&c->p, argv);
+	if (!proc_wait(&c->p, NULL, "ready WAYLAND_DISPLAY=wlseal-test",
+		       TIMEOUT_MS, NULL, 0))
+		fail("compositor did not become ready");
+}
+
+void comp_stop(struct comp *c)
+{
+	proc_kill(&c->p, SIGTERM);
+	if (!proc_wait_exit(&c->p, TIMEOUT_MS))
+		fail("compositor did not exit on SIGTERM");
+	if (!WIFEXITED(c->p.status) || WEXITSTATUS(c->p.status) != 0)
+		fail("compositor exit status 0x%x", c->p.status);
+}
+
+bool has_signal_handler(pid_t pid, int sig)
+{
+	char path[64], line[256];
+	unsigned long long mask = 0;
+	bool found = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		fail("open %s: %s", path, strerror(errno));
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "SigCgt: %llx", &mask) == 1)
+			found = true;
+	fclose(f);
+	if (!found)
+		fail("no SigCgt line in %s", path);
+	/* Signal n is bit n - 1 of the mask. */
+	return mask & (1ull << (sig - 1));
+}

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * harness.h - run wlseal-compositor and clients from a host test.
+ *
+ * Every test gets its own XDG_RUNTIME_DIR and socket, so tests run in
+ * parallel. Waiting is always for a real condition (a line in a child's
+ * output, a process exit), bounded by a timeout that fails the test.
+ */
+#ifndef WLSEAL_TEST_HARNESS_H
+#define WLSEAL_TEST_HARNESS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define TIMEOUT_MS 10000
+
+struct proc {
+	pid_t pid;
+	int fd;			/* child's stdout+stderr */
+	char *buf;
+	size_t len, cap;
+	bool eof;
+	int status;		/* valid once exited */
+	bool exited;
+};
+
+struct comp {
+	struct proc p;
+	char dir[64];
+	char shot[128];
+	char shot_arg[160];
+};
+
+/* Fails the test (exit 1) with a message; cleans up children. */
+void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+void check(bool cond, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void tap_ok(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+const char *bin_compositor(void);
+const char *bin_client(void);
+
+/* Starts a child with argv; NULL-terminated. Output captured. */
+void proc_spawn(struct proc *p, char *const argv[]);
+/* Finds @needle at or after *from; returns the line holding it (copied to
+ * @line) and moves *from past it. Waits up to @timeout_ms. */
+bool proc_wait(struct proc *p, size_t *from, const char *needle,
+	       int timeout_ms, char *line, size_t line_len);
+bool proc_wait_exit(struct proc *p, int timeout_ms);
+bool proc_alive(struct proc *p);
+void proc_kill(struct proc *p, int sig);
+bool proc_contains(struct proc *p, const char *needle);
+
+/* Compositor with --backend=headless --socket=wlseal-test
+ * --screenshot=DIR/shot.png plus @extra
+ * (NULL-terminated); sets XDG_RUNTIME_DIR and WAYLAND_DISPLAY for us and
+ * every later child. Returns once it printed "ready". */
+void comp_start(struct comp *c, const char *const extra[]);
+void comp_stop(struct comp *c);
+
+/* Bit of @sig in the SigCgt mask of @pid. */
+bool has_signal_handler(pid_t pid, int sig);
+
+#endif
