@@ -262,6 +262,7 @@ static void run_empty_file(struct attack *a, struct outcome *o)
 }
 
 #define MIB (1024 * 1024)
+#define XRGB WL_SHM_FORMAT_XRGB8888
 
 static void run_pool_larger_than_file(struct attack *a, struct outcome *o)
 {
@@ -391,6 +392,56 @@ static void run_pool_size_int32_max(struct attack *a, struct outcome *o)
 	}
 	show_fd(a, fd, INT32_MAX, off, 2, NULL);
 	close(fd);
+}
+
+/* A SHRINK-sealed hugetlbfs memfd: sealable since Linux 4.16, but its pages
+ * come from the huge page pool, which may be empty (mmap or fault fails). */
+static void run_hugetlb_memfd(struct attack *a, struct outcome *o)
+{
+	const size_t huge = 2 * 1024 * 1024;
+	int fd = memfd_create("wlseal-attack", MFD_CLOEXEC | MFD_ALLOW_SEALING |
+						       MFD_HUGETLB);
+
+	if (fd < 0) {
+		o->result = RES_SKIPPED;
+		note(o, "memfd_create(MFD_HUGETLB): %s", strerror(errno));
+		return;
+	}
+	if (ftruncate(fd, (off_t)huge) < 0 ||
+	    fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK) < 0) {
+		fail_setup(o, "hugetlb memfd: %s", strerror(errno));
+		close(fd);
+		return;
+	}
+	show_fd(a, fd, ATT_SIZE, 0, 2, NULL);
+	close(fd);
+}
+
+/* A sealed sparse 8192x8192 buffer (256 MiB of pool) on a small output: a
+ * damage-tracked compositor reads only what it shows; one that copies or
+ * converts whole buffers allocates (and faults in) all of it. */
+static void run_huge_buffer(struct attack *a, struct outcome *o)
+{
+	const int32_t side = 8192, stride = side * 4;
+	int fd = memfd_create("wlseal-attack", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	struct wl_shm_pool *pool;
+	struct wl_buffer *buf;
+
+	if (fd < 0 || ftruncate(fd, (off_t)stride * side) < 0 ||
+	    fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW) < 0) {
+		fail_setup(o, "sparse memfd: %s", strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	pool = wl_shm_create_pool(a->shm, fd, stride * side);
+	close(fd);
+	buf = wl_shm_pool_create_buffer(pool, 0, side, side, stride, XRGB);
+	if (att_roundtrip(a) != 0 || att_window(a) != 0)
+		return;
+	for (int i = 0; i < 2; i++)
+		if (att_present(a, buf, side, side) < 0)
+			break;
 }
 
 /* --- changing the file under a compositor that holds it ---------------------------- */
@@ -640,7 +691,6 @@ static void bad_buffer(struct attack *a, struct outcome *o, int32_t offset,
 		bad_buffer(a, o, (off), (w), (h), (stride), (fmt));         \
 	}
 
-#define XRGB WL_SHM_FORMAT_XRGB8888
 BUFFER_CASE(run_buf_offset_negative, -4, ATT_W, ATT_H, ATT_STRIDE, XRGB)
 BUFFER_CASE(run_buf_offset_int32_max, INT32_MAX, ATT_W, ATT_H, ATT_STRIDE, XRGB)
 BUFFER_CASE(run_buf_offset_int32_min, INT32_MIN, ATT_W, ATT_H, ATT_STRIDE, XRGB)
@@ -1004,7 +1054,7 @@ const struct scenario scenarios[] = {
 	  "one sealed page, 1 MiB pool, buffer at the far end: SIGBUS even with seals (Hyprland #8570)" },
 	{ "resize-past-file", run_resize_past_file,
 	  SHM_ERR(WL_SHM_ERROR_INVALID_FD, "wl_shm_pool", MSG_TOO_SMALL),
-	  "sealed pool resized to 1 MiB over a 16 KiB file, buffer in the new part" },
+	  "sealed pool resized to 1 MiB over a 16 KiB file: libwayland marks sealed pools SIGBUS-free at create_pool and never re-checks on resize" },
 	{ "resize-shrink", run_resize_shrink, SHM_ERR(-1, "wl_shm_pool", NULL),
 	  "wl_shm_pool.resize to a smaller size, which the protocol forbids" },
 	{ "resize-while-attached", run_resize_while_attached, ACCEPTED,
@@ -1015,6 +1065,10 @@ const struct scenario scenarios[] = {
 	  "create_pool with a negative size" },
 	{ "pool-size-int32-max", run_pool_size_int32_max, ACCEPTED,
 	  "sealed sparse file and pool of INT32_MAX bytes, buffer at the top: legal, must not overflow" },
+	{ "hugetlb-memfd", run_hugetlb_memfd, SURVIVES,
+	  "SHRINK-sealed MFD_HUGETLB memfd: pages from a possibly empty huge page pool (skipped without hugetlbfs)" },
+	{ "huge-buffer", run_huge_buffer, ACCEPTED,
+	  "sealed sparse 8192x8192 buffer (256 MiB): only the visible part may be read" },
 	{ "truncate-after-attach", run_truncate_after_attach, ACCEPTED,
 	  "SHRINK-sealed and shown, then ftruncate(0): the kernel must say EPERM (asserted)" },
 	{ "truncate-unsealed", run_truncate_unsealed, POOL_REFUSED(MSG_NO_SHRINK),
