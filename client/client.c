@@ -247,6 +247,46 @@ static bool create_pool(struct window *w)
 }
 
 /*
+ * Shrinking a sealed file in place, which only the seed ABI allows: once
+ * the compositor has let go of the pool (no buffer, no pool, its fd
+ * closed, which a roundtrip after destroying them guarantees) and our own
+ * mapping is gone, this fd is the only reference, so SHMEM_SET_SEALS may
+ * lift SEAL_SHRINK. Truncate, seal again, and offer the same file anew.
+ * Any failure leaves the file as it was and the caller uses a new one.
+ */
+static bool shrink_in_place(struct window *w, size_t size)
+{
+	int seed = wlseal_upstream_to_seed(w->o->seals);
+	int fd = w->pool.fd;
+
+	w->pool.fd = -1;	/* destroy_pool must not close it */
+	destroy_pool(w);
+	wl_display_roundtrip(w->d->display);
+	if (fcntl(fd, SHMEM_SET_SEALS, seed & ~SHMEM_SEAL_SHRINK) < 0) {
+		printf("WLSEAL-CLIENT-SHRINK new-pool (SHMEM_SET_SEALS: %s)\n",
+		       strerror(errno));
+		close(fd);
+		return false;
+	}
+	if (ftruncate(fd, (off_t)size) < 0 || fcntl(fd, SHMEM_SET_SEALS, seed) < 0) {
+		printf("WLSEAL-CLIENT-SHRINK new-pool (%s)\n", strerror(errno));
+		close(fd);
+		return false;
+	}
+	w->pool.fd = fd;
+	w->pool.size = size;
+	w->pool.data = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (w->pool.data == MAP_FAILED) {
+		w->pool.data = NULL;
+		return false;
+	}
+	w->pool.pool = wl_shm_create_pool(w->d->shm, fd, (int32_t)size);
+	create_buffers(w);
+	printf("WLSEAL-CLIENT-SHRINK in-place size=%zu\n", size);
+	return true;
+}
+
+/*
  * --resize: SEAL_SHRINK forbids shrinking, not growing, so a larger size
  * grows the same file and the pool in place (wl_shm_pool.resize; the
  * compositor re-checks the file with fstat). A smaller size gets a new,
@@ -259,6 +299,8 @@ static bool resize_pool(struct window *w, int32_t width, int32_t height)
 
 	w->width = width;
 	w->height = height;
+	if (size < w->pool.size && w->api == API_V1 && shrink_in_place(w, size))
+		return true;
 	if (size <= w->pool.size || (w->o->seals & F_SEAL_GROW)) {
 		destroy_pool(w);
 		return create_pool(w);
@@ -618,8 +660,10 @@ static void usage(FILE *f)
 "                     (default: forever)\n"
 "  --exit             exit once frame N is on screen (with --frames)\n"
 "  --buffers=2|3      buffers in the pool (default 3)\n"
-"  --resize           alternate sizes every 30 frames (grow the sealed pool\n"
-"                     in place, shrink through a new pool)\n"
+"  --resize           alternate sizes every 30 frames: grow the sealed pool\n"
+"                     in place; shrink in place with the seed ABI (lift\n"
+"                     SEAL_SHRINK once the compositor let go), else\n"
+"                     through a new pool\n"
 "  --verbose          print WLSEAL-CLIENT-PRESENTED for every frame\n"
 "  --help             show this help\n"
 "\n"
