@@ -452,7 +452,7 @@ static void pixel_test(const char *const client_args[], uint32_t frames,
 	}
 	check(bad == 0, "all 640x480 pixels as computed (%d differ)", bad);
 
-	/* The checksum contract: XRGB8888 rows, bytes B, G, R, 0xff. */
+	/* The checksum contract: XRGB8888 rows, bytes B, G, R, 0. */
 	crc = crc32(0L, Z_NULL, 0);
 	for (y = 0; y < 480; y++) {
 		uint8_t row[640 * 4];
@@ -463,7 +463,7 @@ static void pixel_test(const char *const client_args[], uint32_t frames,
 			row[x * 4 + 0] = p[2];
 			row[x * 4 + 1] = p[1];
 			row[x * 4 + 2] = p[0];
-			row[x * 4 + 3] = 0xff;
+			row[x * 4 + 3] = 0;
 		}
 		crc = crc32(crc, row, sizeof(row));
 	}
