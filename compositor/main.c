@@ -337,6 +337,16 @@ int main(int argc, char **argv)
 
 	wl_display_destroy_clients(server.display);
 out_backend:
+	/* Event sources are not owned by the loop: remove them ourselves. */
+	if (server.sigterm)
+		wl_event_source_remove(server.sigterm);
+	if (server.sigint)
+		wl_event_source_remove(server.sigint);
+	if (server.sigusr1)
+		wl_event_source_remove(server.sigusr1);
+	if (server.exit_timer)
+		wl_event_source_remove(server.exit_timer);
+	wlseal_scene_finish(&server.scene);
 	server.backend->impl->destroy(server.backend);
 out_display:
 	wl_display_destroy(server.display);
