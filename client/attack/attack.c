@@ -241,7 +241,14 @@ static int att_connect(struct attack *a)
 	struct ucred cred;
 	socklen_t len = sizeof(cred);
 
-	a->display = wl_display_connect(NULL);
+	/* A compositor creates its socket file (bind) just before it
+	 * listens; a connection refused in between is not an outcome. */
+	for (int i = 0; i < 20; i++) {
+		a->display = wl_display_connect(NULL);
+		if (a->display || (errno != ECONNREFUSED && errno != ENOENT))
+			break;
+		usleep(50000);
+	}
 	if (!a->display)
 		return -1;
 	if (getsockopt(wl_display_get_fd(a->display), SOL_SOCKET, SO_PEERCRED,
