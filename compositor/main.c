@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <wayland-server-core.h>
@@ -253,6 +254,23 @@ static const char *shm_name(const struct wlseal_options *o)
 						 : "wlseal-permissive";
 }
 
+/*
+ * Every accepted pool keeps its fd open (the file must stay ours while it
+ * is mapped), so the default soft limit of 1024 fds lets one client with
+ * many pools exhaust the compositor's table and starve every other client.
+ * Raise the soft limit to the hard one.
+ */
+static void raise_fd_limit(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		if (setrlimit(RLIMIT_NOFILE, &rl) != 0)
+			wlseal_log("cannot raise the fd limit: %m");
+	}
+}
+
 int main(int argc, char **argv)
 {
 	struct wlseal_server server = {0};
@@ -272,6 +290,7 @@ int main(int argc, char **argv)
 			o->height = 768;
 		}
 	}
+	raise_fd_limit();
 	/* Lines on stdout (WLSEAL-FRAME) must reach a pipe at once. */
 	setvbuf(stdout, NULL, _IOLBF, 0);
 
