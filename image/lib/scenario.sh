@@ -32,6 +32,8 @@ screenshot() {
 }
 
 # TAP bookkeeping: tap_ok DESC / tap_fail DESC, then tap_done at the end.
+CLIENT_PIDS=
+COMP=
 _tap_n=0
 _tap_failed=0
 tap_ok() { _tap_n=$((_tap_n + 1)); echo "ok $_tap_n - $*"; }
@@ -44,4 +46,70 @@ tap_check() { # tap_check DESC CMD...: ok when CMD succeeds
 tap_done() {
 	echo "1..$_tap_n"
 	[ "$_tap_failed" = 0 ]
+}
+
+# --- compositor scenarios ----------------------------------------------------
+
+# display_mode: the connector's preferred mode, e.g. 1024x768.
+display_mode() { cat /sys/class/drm/card0-*/modes 2>/dev/null | head -n 1; }
+
+# start_compositor OUT ERR ARGS...: start wlseal-compositor on
+# $WAYLAND_DISPLAY with --print-frames (frames to OUT, log to ERR) and wait
+# until it accepts clients. Sets COMP to its pid.
+start_compositor() {
+	_out=$1
+	_err=$2
+	shift 2
+	: >"$_out"
+	wlseal-compositor --socket="$WAYLAND_DISPLAY" --print-frames "$@" >"$_out" 2>"$_err" &
+	COMP=$!
+	wlseal-wait-line "$_err" "ready WAYLAND_DISPLAY" 30 >/dev/null || {
+		echo "# compositor did not start:"
+		sed 's/^/#   /' "$_err"
+		return 1
+	}
+}
+
+# still_client OUTFILE ARGS...: start wlseal-client (ARGS should include
+# --frames=N), wait until its last frame is on screen. Sets SEQ to the
+# compositor frame that shows it; adds the pid to CLIENT_PIDS.
+still_client() {
+	_cout=$1
+	shift
+	wlseal-client "$@" >"$_cout" 2>&1 &
+	CLIENT_PIDS="$CLIENT_PIDS $!"
+	_line=$(wlseal-wait-line "$_cout" WLSEAL-CLIENT-LAST 120) || {
+		echo "# client never showed its last frame:"
+		sed 's/^/#   /' "$_cout"
+		return 1
+	}
+	SEQ=${_line##*seq=}
+	SEQ=${SEQ%% *}
+}
+
+# frame_crc COMP_OUT SEQ: the checksum the compositor printed for frame SEQ
+# (waits for the line: a client may see the frame before it is written).
+frame_crc() {
+	_f=$(wlseal-wait-line "$1" "WLSEAL-FRAME $2 " 30) || return 1
+	echo "${_f##* }"
+}
+
+# frame_shot TAG COMP_OUT SEQ: a host screenshot of compositor frame SEQ,
+# checked by the host against the frame's checksum.
+frame_shot() {
+	_crc=$(frame_crc "$2" "$3") || { echo "# no WLSEAL-FRAME $3 line"; return 1; }
+	screenshot "$1" "$(display_mode)" "$_crc"
+}
+
+# stop_clients: end every client started with still_client.
+stop_clients() {
+	for _p in $CLIENT_PIDS; do kill "$_p" 2>/dev/null; done
+	for _p in $CLIENT_PIDS; do wait "$_p" 2>/dev/null; done
+	CLIENT_PIDS=
+}
+
+# stop_compositor: end the compositor started with start_compositor.
+stop_compositor() {
+	kill "$COMP" 2>/dev/null
+	wait "$COMP" 2>/dev/null
 }

@@ -2,7 +2,8 @@
 # scenarios/scenes) and the host (headless backend, scripts/render-scenes),
 # so both compose exactly the same thing. POSIX sh (busybox and dash).
 #
-# Needs: a running wlseal-compositor on $WAYLAND_DISPLAY started with
+# Needs: scenario.sh sourced first (still_client, frame_crc, stop_clients);
+# a running wlseal-compositor on $WAYLAND_DISPLAY started with
 # --print-frames, its stdout in $COMP_OUT; wlseal-client and wlseal-wait-line
 # on $PATH; a scratch directory $SCENE_TMP.
 
@@ -21,23 +22,11 @@ scene_describe() {
 	esac
 }
 
-CLIENT_PIDS=
-SCENE_SEQ=
-
-# client NAME ARGS...: start wlseal-client and wait until its last frame is
-# on screen; SCENE_SEQ becomes the compositor frame that shows it.
+# client NAME ARGS...: a well-behaved client, on screen with its last frame.
 client() {
 	_name=$1
 	shift
-	wlseal-client "$@" >"$SCENE_TMP/$_name.out" 2>&1 &
-	CLIENT_PIDS="$CLIENT_PIDS $!"
-	_line=$(wlseal-wait-line "$SCENE_TMP/$_name.out" WLSEAL-CLIENT-LAST 120) || {
-		echo "# client $_name never showed its last frame:"
-		sed 's/^/#   /' "$SCENE_TMP/$_name.out"
-		return 1
-	}
-	SCENE_SEQ=${_line##*seq=}
-	SCENE_SEQ=${SCENE_SEQ%% *}
+	still_client "$SCENE_TMP/$_name.out" "$@"
 }
 
 # refused_client NAME ARGS...: a client the compositor must refuse; waits
@@ -61,7 +50,7 @@ refused_client() {
 # scene_run NAME: put the scene on screen; afterwards SCENE_SEQ is the
 # compositor frame that shows it and SCENE_CRC that frame's checksum.
 scene_run() {
-	SCENE_SEQ=
+	SEQ=
 	case $1 in
 	one-window)
 		client a --size=320x240 --frames=5 ;;
@@ -82,17 +71,6 @@ scene_run() {
 		echo "# unknown scene $1"
 		return 1 ;;
 	esac || return 1
-	_frame=$(wlseal-wait-line "$COMP_OUT" "WLSEAL-FRAME $SCENE_SEQ " 30) || return 1
-	SCENE_CRC=${_frame##* }
-}
-
-# scene_stop: end the scene's clients.
-scene_stop() {
-	for _p in $CLIENT_PIDS; do
-		kill "$_p" 2>/dev/null
-	done
-	for _p in $CLIENT_PIDS; do
-		wait "$_p" 2>/dev/null
-	done
-	CLIENT_PIDS=
+	SCENE_SEQ=$SEQ
+	SCENE_CRC=$(frame_crc "$COMP_OUT" "$SCENE_SEQ")
 }
