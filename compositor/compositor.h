@@ -31,6 +31,20 @@ enum wlseal_policy {
 	WLSEAL_POLICY_PERMISSIVE, /* map anything, no handler: for contrast */
 };
 
+/*
+ * The seal policy (policy.c), one for the whole server: the core wl_shm
+ * path (shm.c, pool.c) and wlseal_shm_policy_v1 (shm-policy.c) both check
+ * files against it, and the extension announces it. Seal bits are the
+ * upstream F_SEAL_* values.
+ */
+struct wlseal_shm_policy {
+	uint32_t required_seals;	/* all must be set */
+	uint32_t accepted_seals;	/* none outside may be set */
+	uint64_t max_pool_size;		/* bytes; INT32_MAX: no own limit */
+	bool write_sealed_accepted;	/* == accepted_seals & F_SEAL_WRITE */
+	bool enforced;			/* false: map anything (permissive) */
+};
+
 struct wlseal_options {
 	const char *backend;	/* "drm" or "headless" */
 	const char *drm_device;
@@ -38,6 +52,11 @@ struct wlseal_options {
 	const char *socket;
 	enum wlseal_shm_mode shm;
 	enum wlseal_policy policy;
+	/* Policy settings from the command line, applied over the --policy
+	 * preset; --policy-file is applied last (and again on SIGHUP). */
+	struct { const char *key, *value; } policy_settings[16];
+	int n_policy_settings;
+	const char *policy_file;
 	bool verbose;
 	bool print_frames;
 	const char *screenshot;	/* PNG path */
@@ -93,7 +112,11 @@ struct wlseal_server {
 
 	struct wl_list output_resources;	/* wl_output resources */
 	struct wl_listener client_created;
-	struct wl_event_source *sigusr1, *sigterm, *sigint, *exit_timer;
+	struct wl_event_source *sigusr1, *sigterm, *sigint, *sighup, *exit_timer;
+
+	/* The seal policy and the clients told about it (shm-policy.c). */
+	struct wlseal_shm_policy policy;
+	struct wl_list policy_resources;	/* wlseal_shm_policy_v1 */
 };
 
 /* Per-client bookkeeping, only for the connect/disconnect log lines. */
@@ -110,6 +133,27 @@ pid_t wlseal_client_pid(struct wl_client *client);
 
 /* shm.c: the seal policy and our wl_shm */
 bool wlseal_shm_init(struct wlseal_server *server);
+
+/* policy.c: building a policy from presets, options and a file */
+void wlseal_policy_preset(struct wlseal_shm_policy *p, enum wlseal_policy preset);
+/* "key=value" (or key, value); false with @err filled on a bad setting. */
+bool wlseal_policy_set(struct wlseal_shm_policy *p, const char *key,
+		       const char *value, char *err, size_t err_len);
+bool wlseal_policy_load_file(struct wlseal_shm_policy *p, const char *path,
+			     char *err, size_t err_len);
+/* The server's policy from its options (preset, settings, file). */
+bool wlseal_policy_build(const struct wlseal_options *o,
+			 struct wlseal_shm_policy *p, char *err, size_t err_len);
+bool wlseal_policy_equal(const struct wlseal_shm_policy *a,
+			 const struct wlseal_shm_policy *b);
+void wlseal_policy_describe(const struct wlseal_shm_policy *p, char *buf,
+			    size_t len);
+
+/* shm-policy.c: the wlseal_shm_policy_v1 global */
+bool wlseal_shm_policy_init(struct wlseal_server *server);
+/* Replace the policy and announce it to every bound client. */
+void wlseal_shm_policy_update(struct wlseal_server *server,
+			      const struct wlseal_shm_policy *policy);
 
 /* buffer.c: read access to a wl_buffer, whichever wl_shm made it */
 struct wlseal_pixels {

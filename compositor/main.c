@@ -96,6 +96,34 @@ static int on_usr1(int sig, void *data)
 	return 0;
 }
 
+/*
+ * SIGHUP: read --policy-file again and announce the result. A file that
+ * does not parse leaves the policy as it was; an unchanged policy is not
+ * announced again.
+ */
+static int on_hup(int sig, void *data)
+{
+	struct wlseal_server *server = data;
+	struct wlseal_shm_policy next;
+	char err[256];
+
+	(void)sig;
+	if (!server->opts.policy_file) {
+		wlseal_log("SIGHUP: no --policy-file, policy unchanged");
+		return 0;
+	}
+	if (!wlseal_policy_build(&server->opts, &next, err, sizeof(err))) {
+		wlseal_log("SIGHUP: policy unchanged: %s", err);
+		return 0;
+	}
+	if (wlseal_policy_equal(&next, &server->policy)) {
+		wlseal_log("SIGHUP: %s: policy unchanged", server->opts.policy_file);
+		return 0;
+	}
+	wlseal_shm_policy_update(server, &next);
+	return 0;
+}
+
 static int on_exit_timer(void *data)
 {
 	struct wlseal_server *server = data;
@@ -123,6 +151,18 @@ static void usage(FILE *f)
 "                           wlseal shm policy: secure requires F_SEAL_SHRINK\n"
 "                           and a file covering the pool; permissive maps\n"
 "                           anything, without a SIGBUS handler (default secure)\n"
+"  --require-seals=LIST     seals a pool's file must carry (secure default:\n"
+"                           shrink); LIST: comma list of seal, shrink, grow,\n"
+"                           write, future-write, or none, all\n"
+"  --accept-seals=LIST      seals a file may carry (default all; required\n"
+"                           seals are always accepted; without write,\n"
+"                           write-sealed buffers are refused)\n"
+"  --max-pool-size=BYTES    largest pool mapped (default 2147483647)\n"
+"  --policy-file=PATH       the same settings, one 'key = value' per line\n"
+"                           (policy, require-seals, accept-seals,\n"
+"                           max-pool-size; '#' comments), applied after the\n"
+"                           options and read again on SIGHUP; a change is\n"
+"                           announced to wlseal_shm_policy_v1 clients\n"
 "  --print-frames           print 'WLSEAL-FRAME <seq> <crc32>' on stdout for\n"
 "                           every frame shown (zlib crc32 of the XRGB8888\n"
 "                           rows, w*4 bytes each, X byte counted as 0)\n"
@@ -157,7 +197,8 @@ static bool parse_options(int argc, char **argv, struct wlseal_options *o)
 {
 	enum { O_BACKEND = 256, O_DRM_DEVICE, O_SIZE, O_SOCKET, O_SHM, O_POLICY,
 	       O_PRINT_FRAMES, O_SCREENSHOT, O_SCREENSHOT_FRAME, O_EXIT_AFTER,
-	       O_VERBOSE, O_HELP };
+	       O_VERBOSE, O_HELP, O_REQUIRE_SEALS, O_ACCEPT_SEALS,
+	       O_MAX_POOL_SIZE, O_POLICY_FILE };
 	static const struct option longopts[] = {
 		{ "backend", required_argument, NULL, O_BACKEND },
 		{ "drm-device", required_argument, NULL, O_DRM_DEVICE },
@@ -171,11 +212,15 @@ static bool parse_options(int argc, char **argv, struct wlseal_options *o)
 		{ "exit-after", required_argument, NULL, O_EXIT_AFTER },
 		{ "verbose", no_argument, NULL, O_VERBOSE },
 		{ "help", no_argument, NULL, O_HELP },
+		{ "require-seals", required_argument, NULL, O_REQUIRE_SEALS },
+		{ "accept-seals", required_argument, NULL, O_ACCEPT_SEALS },
+		{ "max-pool-size", required_argument, NULL, O_MAX_POOL_SIZE },
+		{ "policy-file", required_argument, NULL, O_POLICY_FILE },
 		{ 0 },
 	};
-	int c;
+	int c, idx = 0;
 
-	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "", longopts, &idx)) != -1) {
 		switch (c) {
 		case O_BACKEND:
 			if (strcmp(optarg, "drm") && strcmp(optarg, "headless")) {
@@ -215,6 +260,23 @@ static bool parse_options(int argc, char **argv, struct wlseal_options *o)
 				fprintf(stderr, "unknown --policy '%s'\n", optarg);
 				return false;
 			}
+			break;
+		case O_REQUIRE_SEALS:
+		case O_ACCEPT_SEALS:
+		case O_MAX_POOL_SIZE:
+			/* Kept in order; applied over the --policy preset
+			 * by wlseal_policy_build(). */
+			if (o->n_policy_settings == (int)(sizeof(o->policy_settings) /
+							 sizeof(o->policy_settings[0]))) {
+				fprintf(stderr, "too many policy options\n");
+				return false;
+			}
+			o->policy_settings[o->n_policy_settings].key =
+				longopts[idx].name;
+			o->policy_settings[o->n_policy_settings++].value = optarg;
+			break;
+		case O_POLICY_FILE:
+			o->policy_file = optarg;
 			break;
 		case O_PRINT_FRAMES:
 			o->print_frames = true;
@@ -294,6 +356,16 @@ int main(int argc, char **argv)
 	/* Lines on stdout (WLSEAL-FRAME) must reach a pipe at once. */
 	setvbuf(stdout, NULL, _IOLBF, 0);
 
+	/* The policy, checked before anything starts. */
+	{
+		char err[256];
+
+		if (!wlseal_policy_build(o, &server.policy, err, sizeof(err))) {
+			fprintf(stderr, "wlseal-compositor: %s\n", err);
+			return 2;
+		}
+	}
+
 	server.display = wl_display_create();
 	if (!server.display)
 		return 1;
@@ -314,7 +386,8 @@ int main(int argc, char **argv)
 	}
 
 	if (!wlseal_output_init(&server) || !wlseal_compositor_init(&server) ||
-	    !wlseal_shm_init(&server) || !wlseal_xdg_shell_init(&server) ||
+	    !wlseal_shm_init(&server) || !wlseal_shm_policy_init(&server) ||
+	    !wlseal_xdg_shell_init(&server) ||
 	    !wlseal_presentation_init(&server)) {
 		wlseal_log("cannot create the globals");
 		goto out_backend;
@@ -326,6 +399,7 @@ int main(int argc, char **argv)
 	server.sigterm = wl_event_loop_add_signal(server.loop, SIGTERM, on_term, &server);
 	server.sigint = wl_event_loop_add_signal(server.loop, SIGINT, on_term, &server);
 	server.sigusr1 = wl_event_loop_add_signal(server.loop, SIGUSR1, on_usr1, &server);
+	server.sighup = wl_event_loop_add_signal(server.loop, SIGHUP, on_hup, &server);
 	if (o->exit_after > 0) {
 		server.exit_timer = wl_event_loop_add_timer(server.loop,
 							    on_exit_timer, &server);
@@ -349,6 +423,14 @@ int main(int argc, char **argv)
 	wlseal_log("backend=%s size=%dx%d shm=%s",
 		   server.backend->name, server.backend->width,
 		   server.backend->height, shm_name(o));
+	{
+		char desc[160];
+
+		wlseal_policy_describe(&server.policy, desc, sizeof(desc));
+		wlseal_log("policy %s%s%s", desc,
+			   o->policy_file ? " file=" : "",
+			   o->policy_file ? o->policy_file : "");
+	}
 	wlseal_log("ready WAYLAND_DISPLAY=%s", server.socket_name);
 
 	wl_display_run(server.display);
@@ -363,6 +445,8 @@ out_backend:
 		wl_event_source_remove(server.sigint);
 	if (server.sigusr1)
 		wl_event_source_remove(server.sigusr1);
+	if (server.sighup)
+		wl_event_source_remove(server.sighup);
 	if (server.exit_timer)
 		wl_event_source_remove(server.exit_timer);
 	wlseal_scene_finish(&server.scene);

@@ -152,7 +152,7 @@ static void pool_resize(struct wl_client *client, struct wl_resource *resource,
 			int32_t size)
 {
 	struct wlseal_pool *pool = wl_resource_get_user_data(resource);
-	bool write_sealed;
+	struct wlseal_shm_verdict v;
 	char why[160];
 	void *data;
 
@@ -168,10 +168,9 @@ static void pool_resize(struct wl_client *client, struct wl_resource *resource,
 	/* The file may have grown since create_pool (SEAL_SHRINK allows
 	 * that) or not: only a fresh fstat tells. The seals are re-read
 	 * too, because the seed ABI can replace a seal set. */
-	if (!wlseal_shm_check(pool->server, pool->fd, size, &write_sealed, why,
-			      sizeof(why))) {
+	if (wlseal_shm_check(&pool->server->policy, pool->fd, size, &v)) {
 		wlseal_shm_refuse(resource, WL_SHM_ERROR_INVALID_FD,
-				  "wl_shm_pool.resize", why);
+				  "wl_shm_pool.resize", v.message);
 		return;
 	}
 	if (size == pool->size)

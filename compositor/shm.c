@@ -10,6 +10,7 @@
  * the whole argument, and it needs no signal handler at all.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
@@ -21,6 +22,7 @@
 
 #include "compositor.h"
 #include "shm.h"
+#include "wlseal-shm-policy-v1-server-protocol.h"
 #include "wlseal-seals.h"
 
 void wlseal_shm_refuse(struct wl_resource *resource, uint32_t code,
@@ -35,52 +37,111 @@ void wlseal_shm_refuse(struct wl_resource *resource, uint32_t code,
 	wl_resource_post_error(resource, code, "%s", why);
 }
 
-bool wlseal_shm_check(struct wlseal_server *server, int fd, int64_t size,
-		      bool *write_sealed, char *why, size_t why_len)
+const char *wlseal_shm_reason_name(uint32_t reason)
 {
+	switch (reason) {
+	case 0: return "accepted";
+	case WLSEAL_SHM_POOL_REQUEST_V1_REASON_MISSING_SEAL: return "missing_seal";
+	case WLSEAL_SHM_POOL_REQUEST_V1_REASON_FILE_TOO_SMALL: return "file_too_small";
+	case WLSEAL_SHM_POOL_REQUEST_V1_REASON_NOT_SEALABLE: return "not_sealable";
+	case WLSEAL_SHM_POOL_REQUEST_V1_REASON_TOO_LARGE: return "too_large";
+	case WLSEAL_SHM_POOL_REQUEST_V1_REASON_UNEXPECTED_SEAL: return "unexpected_seal";
+	case WLSEAL_SHM_POOL_REQUEST_V1_REASON_MAP_FAILED: return "map_failed";
+	}
+	return "unknown";
+}
+
+/* "F_SEAL_SHRINK|F_SEAL_GROW" for the messages. */
+static void seal_names(uint32_t seals, char *buf, size_t len)
+{
+	static const char *const names[] = {
+		"F_SEAL_SEAL", "F_SEAL_SHRINK", "F_SEAL_GROW", "F_SEAL_WRITE",
+		"F_SEAL_FUTURE_WRITE",
+	};
+	size_t used = 0;
+	unsigned int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < 5 && used < len; i++)
+		if (seals & (1u << i))
+			used += (size_t)snprintf(buf + used, len - used, "%s%s",
+						 used ? "|" : "", names[i]);
+}
+
+static uint32_t refuse(struct wlseal_shm_verdict *v, uint32_t reason,
+		       const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static uint32_t refuse(struct wlseal_shm_verdict *v, uint32_t reason,
+		       const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(v->message, sizeof(v->message), fmt, ap);
+	va_end(ap);
+	v->reason = reason;
+	return reason;
+}
+
+uint32_t wlseal_shm_check(const struct wlseal_shm_policy *policy, int fd,
+			  int64_t size, struct wlseal_shm_verdict *v)
+{
+	char names[96];
 	struct stat st;
+	uint32_t missing, unexpected;
 	int seals;
 
-	*write_sealed = false;
+	*v = (struct wlseal_shm_verdict){ .file_size = -1 };
+	/* The size limit first: it needs nothing from the file. */
+	if ((uint64_t)size > policy->max_pool_size)
+		return refuse(v, WLSEAL_SHM_POOL_REQUEST_V1_REASON_TOO_LARGE,
+			      "pool too large (pool %lld bytes, limit %llu bytes)",
+			      (long long)size,
+			      (unsigned long long)policy->max_pool_size);
 	seals = fcntl(fd, F_GET_SEALS);
 
-	if (server->opts.policy == WLSEAL_POLICY_PERMISSIVE) {
+	if (!policy->enforced) {
 		/* Map anything; only learn whether MAP_SHARED can work. */
-		*write_sealed = seals >= 0 && (seals & F_SEAL_WRITE);
-		return true;
+		v->write_sealed = seals >= 0 && (seals & F_SEAL_WRITE);
+		return 0;
 	}
 
 	/* Files that cannot carry seals (pipes, sockets, plain tmpfs or
 	 * ext4 files, /dev/zero) can shrink under us at any time. */
-	if (seals < 0) {
-		snprintf(why, why_len,
-			 "not a sealable file (F_GET_SEALS: %s)",
-			 strerror(errno));
-		return false;
+	if (seals < 0)
+		return refuse(v, WLSEAL_SHM_POOL_REQUEST_V1_REASON_NOT_SEALABLE,
+			      "not a sealable file (F_GET_SEALS: %s)",
+			      strerror(errno));
+	missing = policy->required_seals & ~(uint32_t)seals;
+	if (missing) {
+		seal_names(missing, names, sizeof(names));
+		v->seals = missing;
+		return refuse(v, WLSEAL_SHM_POOL_REQUEST_V1_REASON_MISSING_SEAL,
+			      "missing %s (file seals 0x%x)", names, seals);
 	}
-	if (!(seals & F_SEAL_SHRINK)) {
-		snprintf(why, why_len,
-			 "missing F_SEAL_SHRINK (file seals 0x%x)", seals);
-		return false;
+	unexpected = (uint32_t)seals & ~policy->accepted_seals;
+	if (unexpected) {
+		seal_names(unexpected, names, sizeof(names));
+		v->seals = unexpected;
+		return refuse(v, WLSEAL_SHM_POOL_REQUEST_V1_REASON_UNEXPECTED_SEAL,
+			      "unexpected seal %s (file seals 0x%x, accepted 0x%x)",
+			      names, seals, policy->accepted_seals);
 	}
 	/* Only now is the size meaningful: it can no longer go down. */
-	if (fstat(fd, &st) < 0) {
-		snprintf(why, why_len, "fstat failed: %s", strerror(errno));
-		return false;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		snprintf(why, why_len, "not a regular file (mode 0%o)",
-			 (unsigned int)st.st_mode);
-		return false;
-	}
-	if (st.st_size < size) {
-		snprintf(why, why_len,
-			 "file smaller than pool (file %lld bytes, pool %lld bytes)",
-			 (long long)st.st_size, (long long)size);
-		return false;
-	}
-	*write_sealed = seals & F_SEAL_WRITE;
-	return true;
+	if (fstat(fd, &st) < 0)
+		return refuse(v, WLSEAL_SHM_POOL_REQUEST_V1_REASON_NOT_SEALABLE,
+			      "fstat failed: %s", strerror(errno));
+	if (!S_ISREG(st.st_mode))
+		return refuse(v, WLSEAL_SHM_POOL_REQUEST_V1_REASON_NOT_SEALABLE,
+			      "not a regular file (mode 0%o)",
+			      (unsigned int)st.st_mode);
+	v->file_size = st.st_size;
+	if (st.st_size < size)
+		return refuse(v, WLSEAL_SHM_POOL_REQUEST_V1_REASON_FILE_TOO_SMALL,
+			      "file smaller than pool (file %lld bytes, pool %lld bytes)",
+			      (long long)st.st_size, (long long)size);
+	v->write_sealed = seals & F_SEAL_WRITE;
+	return 0;
 }
 
 static void shm_create_pool(struct wl_client *client,
@@ -88,9 +149,9 @@ static void shm_create_pool(struct wl_client *client,
 			    int32_t fd, int32_t size)
 {
 	struct wlseal_server *server = wl_resource_get_user_data(resource);
+	struct wlseal_shm_verdict v;
 	char why[160];
 	const char *map_why = NULL;
-	bool write_sealed;
 
 	if (size <= 0) {
 		snprintf(why, sizeof(why), "invalid pool size %d", size);
@@ -99,15 +160,14 @@ static void shm_create_pool(struct wl_client *client,
 		close(fd);
 		return;
 	}
-	if (!wlseal_shm_check(server, fd, size, &write_sealed, why,
-			      sizeof(why))) {
+	if (wlseal_shm_check(&server->policy, fd, size, &v)) {
 		wlseal_shm_refuse(resource, WL_SHM_ERROR_INVALID_FD,
-				  "wl_shm.create_pool", why);
+				  "wl_shm.create_pool", v.message);
 		close(fd);
 		return;
 	}
 	/* The pool owns fd from here on, also on failure. */
-	if (!wlseal_pool_create(server, client, id, fd, size, write_sealed,
+	if (!wlseal_pool_create(server, client, id, fd, size, v.write_sealed,
 				&map_why)) {
 		if (map_why)
 			wlseal_shm_refuse(resource, WL_SHM_ERROR_INVALID_FD,

@@ -12,6 +12,7 @@
 #include <wayland-server-core.h>
 
 struct wlseal_server;
+struct wlseal_shm_policy;
 
 /*
  * A pool lives as long as its wl_shm_pool resource or any buffer made
@@ -42,10 +43,24 @@ struct wlseal_pool *wlseal_pool_create(struct wlseal_server *server,
 				       const char **why);
 struct wlseal_shm_buffer *wlseal_shm_buffer_from_resource(struct wl_resource *r);
 
-/* shm.c: the policy, shared by create_pool and resize. Returns true when
- * the fd may back @size bytes; otherwise fills @why. */
-bool wlseal_shm_check(struct wlseal_server *server, int fd, int64_t size,
-		      bool *write_sealed, char *why, size_t why_len);
+/*
+ * shm.c: the one seal check, shared by wl_shm.create_pool,
+ * wl_shm_pool.resize and wlseal_shm_policy_v1.create_pool. The core path
+ * turns a refusal into wl_shm.error.invalid_fd with the message; the
+ * extension sends reason, seals, file size and the same message.
+ */
+struct wlseal_shm_verdict {
+	uint32_t reason;	/* 0: accepted, else
+				   WLSEAL_SHM_POOL_REQUEST_V1_REASON_* */
+	uint32_t seals;		/* missing or unexpected F_SEAL_* bits */
+	int64_t file_size;	/* -1: not known */
+	bool write_sealed;	/* accepted and F_SEAL_WRITE: map privately */
+	char message[160];
+};
+/* Returns verdict->reason: 0 when the fd may back @size bytes. */
+uint32_t wlseal_shm_check(const struct wlseal_shm_policy *policy, int fd,
+			  int64_t size, struct wlseal_shm_verdict *verdict);
+const char *wlseal_shm_reason_name(uint32_t reason);
 void wlseal_shm_refuse(struct wl_resource *resource, uint32_t code,
 		       const char *request, const char *why);
 

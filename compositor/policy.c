@@ -1,0 +1,219 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * policy.c - the seal policy as a value: presets, settings, a file.
+ *
+ * --policy=secure|permissive picks a preset; --require-seals,
+ * --accept-seals and --max-pool-size change it; --policy-file, applied
+ * last, holds the same settings one per line and is read again on
+ * SIGHUP, so that an experiment can change the policy of a running
+ * compositor. Nothing here touches a client: shm.c applies the policy,
+ * shm-policy.c announces it.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compositor.h"
+#include "wlseal-seals.h"
+
+#define ALL_SEALS (F_SEAL_SEAL | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | \
+		   F_SEAL_FUTURE_WRITE)
+
+void wlseal_policy_preset(struct wlseal_shm_policy *p, enum wlseal_policy preset)
+{
+	/* A pool is an int32 on the wire; that is the default limit. */
+	p->max_pool_size = INT32_MAX;
+	p->accepted_seals = ALL_SEALS;
+	if (preset == WLSEAL_POLICY_SECURE) {
+		/* SEAL_SHRINK is the one seal that makes a mapping safe. */
+		p->required_seals = F_SEAL_SHRINK;
+		p->enforced = true;
+	} else {
+		p->required_seals = 0;
+		p->enforced = false;
+	}
+	p->write_sealed_accepted = true;
+}
+
+/* Keep the derived fields consistent after every change. */
+static void normalize(struct wlseal_shm_policy *p)
+{
+	p->accepted_seals |= p->required_seals;
+	p->write_sealed_accepted = p->accepted_seals & F_SEAL_WRITE;
+}
+
+static const struct {
+	const char *name;
+	uint32_t bit;
+} seal_names[] = {
+	{ "seal", F_SEAL_SEAL },
+	{ "shrink", F_SEAL_SHRINK },
+	{ "grow", F_SEAL_GROW },
+	{ "write", F_SEAL_WRITE },
+	{ "future-write", F_SEAL_FUTURE_WRITE },
+};
+
+static bool parse_seals(const char *s, uint32_t *out)
+{
+	char buf[128], *tok, *save = NULL;
+	size_t i;
+
+	if (strlen(s) >= sizeof(buf))
+		return false;
+	strcpy(buf, s);
+	*out = 0;
+	for (tok = strtok_r(buf, ", \t", &save); tok;
+	     tok = strtok_r(NULL, ", \t", &save)) {
+		bool found = false;
+
+		if (!strcmp(tok, "none"))
+			continue;
+		if (!strcmp(tok, "all")) {
+			*out |= ALL_SEALS;
+			continue;
+		}
+		for (i = 0; i < sizeof(seal_names) / sizeof(seal_names[0]); i++) {
+			if (!strcmp(tok, seal_names[i].name)) {
+				*out |= seal_names[i].bit;
+				found = true;
+			}
+		}
+		if (!found)
+			return false;
+	}
+	return true;
+}
+
+bool wlseal_policy_set(struct wlseal_shm_policy *p, const char *key,
+		       const char *value, char *err, size_t err_len)
+{
+	uint32_t seals;
+
+	if (!strcmp(key, "policy")) {
+		if (!strcmp(value, "secure"))
+			wlseal_policy_preset(p, WLSEAL_POLICY_SECURE);
+		else if (!strcmp(value, "permissive"))
+			wlseal_policy_preset(p, WLSEAL_POLICY_PERMISSIVE);
+		else
+			goto bad;
+	} else if (!strcmp(key, "require-seals")) {
+		if (!parse_seals(value, &seals))
+			goto bad;
+		p->required_seals = seals;
+	} else if (!strcmp(key, "accept-seals")) {
+		if (!parse_seals(value, &seals))
+			goto bad;
+		p->accepted_seals = seals;
+	} else if (!strcmp(key, "max-pool-size")) {
+		char *end;
+		unsigned long long v;
+
+		errno = 0;
+		v = strtoull(value, &end, 0);
+		if (errno || *end || end == value || v == 0 || value[0] == '-')
+			goto bad;
+		p->max_pool_size = v;
+	} else {
+		snprintf(err, err_len, "unknown policy setting '%s'", key);
+		return false;
+	}
+	/* required seals are accepted seals; a required seal dropped from
+	 * accept-seals by a later line comes back here. */
+	normalize(p);
+	return true;
+bad:
+	snprintf(err, err_len, "bad value '%s' for %s", value, key);
+	return false;
+}
+
+/*
+ * The file: one "key = value" per line, '#' starts a comment, the keys of
+ * wlseal_policy_set(). Either the whole file applies or nothing does.
+ */
+bool wlseal_policy_load_file(struct wlseal_shm_policy *p, const char *path,
+			     char *err, size_t err_len)
+{
+	struct wlseal_shm_policy next = *p;
+	char line[256], why[160];
+	int lineno = 0;
+	FILE *f = fopen(path, "re");
+
+	if (!f) {
+		snprintf(err, err_len, "%s: %s", path, strerror(errno));
+		return false;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char *key = line, *value, *end;
+
+		lineno++;
+		line[strcspn(line, "#\n")] = '\0';
+		key += strspn(key, " \t");
+		if (!*key)
+			continue;
+		value = strchr(key, '=');
+		if (!value) {
+			snprintf(err, err_len, "%s:%d: expected key = value",
+				 path, lineno);
+			fclose(f);
+			return false;
+		}
+		*value++ = '\0';
+		value += strspn(value, " \t");
+		for (end = key + strlen(key); end > key && strchr(" \t", end[-1]); end--)
+			;
+		*end = '\0';
+		for (end = value + strlen(value); end > value && strchr(" \t", end[-1]); end--)
+			;
+		*end = '\0';
+		if (!wlseal_policy_set(&next, key, value, why, sizeof(why))) {
+			snprintf(err, err_len, "%s:%d: %s", path, lineno, why);
+			fclose(f);
+			return false;
+		}
+	}
+	fclose(f);
+	*p = next;
+	return true;
+}
+
+bool wlseal_policy_build(const struct wlseal_options *o,
+			 struct wlseal_shm_policy *p, char *err, size_t err_len)
+{
+	struct wlseal_shm_policy next;
+	int i;
+
+	wlseal_policy_preset(&next, o->policy);
+	for (i = 0; i < o->n_policy_settings; i++)
+		if (!wlseal_policy_set(&next, o->policy_settings[i].key,
+				       o->policy_settings[i].value, err, err_len))
+			return false;
+	if (o->policy_file && !wlseal_policy_load_file(&next, o->policy_file,
+						       err, err_len))
+		return false;
+	*p = next;
+	return true;
+}
+
+bool wlseal_policy_equal(const struct wlseal_shm_policy *a,
+			 const struct wlseal_shm_policy *b)
+{
+	return a->required_seals == b->required_seals &&
+	       a->accepted_seals == b->accepted_seals &&
+	       a->max_pool_size == b->max_pool_size &&
+	       a->write_sealed_accepted == b->write_sealed_accepted &&
+	       a->enforced == b->enforced;
+}
+
+void wlseal_policy_describe(const struct wlseal_shm_policy *p, char *buf,
+			    size_t len)
+{
+	snprintf(buf, len,
+		 "required-seals=0x%x accepted-seals=0x%x max-pool-size=%llu "
+		 "write-sealed=%s enforced=%s",
+		 p->required_seals, p->accepted_seals,
+		 (unsigned long long)p->max_pool_size,
+		 p->write_sealed_accepted ? "accepted" : "refused",
+		 p->enforced ? "yes" : "no");
+}

@@ -1,0 +1,186 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * shm-policy.c - the wlseal_shm_policy_v1 global (protocol/README.md).
+ *
+ * A core wl_shm error is fatal: the client is disconnected and never
+ * learns what the compositor wanted. This global tells a client the
+ * policy up front (the policy event, on bind and on every change) and
+ * answers create_pool with an event instead of an error, so a client can
+ * fix its file and try again. The check itself is shm.c's, the same one
+ * wl_shm.create_pool uses, and the pool is pool.c's, so a pool from here
+ * is exactly a pool from wl_shm.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <wayland-server-core.h>
+#include <wayland-server-protocol.h>
+
+#include "compositor.h"
+#include "shm.h"
+#include "wlseal-shm-policy-v1-server-protocol.h"
+
+static void send_policy(struct wl_resource *resource,
+			const struct wlseal_shm_policy *p)
+{
+	uint32_t flags = 0;
+
+	if (p->write_sealed_accepted)
+		flags |= WLSEAL_SHM_POLICY_V1_CAPABILITY_WRITE_SEALED_ACCEPTED;
+	if (p->enforced)
+		flags |= WLSEAL_SHM_POLICY_V1_CAPABILITY_ENFORCED;
+	wlseal_shm_policy_v1_send_policy(resource,
+		p->enforced ? p->required_seals : 0, p->accepted_seals,
+		(uint32_t)(p->max_pool_size >> 32),
+		(uint32_t)(p->max_pool_size & 0xffffffffu), flags);
+}
+
+/* wlseal_shm_pool_request_v1: answered once, then inert. */
+
+static void request_destroy(struct wl_client *client,
+			    struct wl_resource *resource)
+{
+	(void)client;
+	wl_resource_destroy(resource);
+}
+
+static const struct wlseal_shm_pool_request_v1_interface request_impl = {
+	.destroy = request_destroy,
+};
+
+/* wlseal_shm_policy_v1 */
+
+static void policy_destroy(struct wl_client *client,
+			   struct wl_resource *resource)
+{
+	(void)client;
+	wl_resource_destroy(resource);
+}
+
+static void refused(struct wl_resource *request, struct wlseal_shm_verdict *v)
+{
+	struct wl_client *client = wl_resource_get_client(request);
+	int32_t file_size = v->file_size > INT32_MAX ? INT32_MAX :
+			    (int32_t)v->file_size;
+
+	/* Logged like a core refusal, but the client stays. */
+	wlseal_log("refused (non-fatal) client pid=%d wlseal_shm_policy_v1.create_pool: "
+		   "reason=%s %s", (int)wlseal_client_pid(client),
+		   wlseal_shm_reason_name(v->reason), v->message);
+	wlseal_shm_pool_request_v1_send_refused(request, v->reason, v->seals,
+						file_size, v->message);
+}
+
+static void policy_create_pool(struct wl_client *client,
+			       struct wl_resource *resource, uint32_t id,
+			       int32_t fd, int32_t size)
+{
+	struct wlseal_server *server = wl_resource_get_user_data(resource);
+	struct wlseal_shm_verdict v;
+	struct wl_resource *request;
+	struct wlseal_pool *pool;
+	const char *map_why = NULL;
+
+	if (size <= 0) {
+		wlseal_log("refused client pid=%d wlseal_shm_policy_v1.create_pool: "
+			   "invalid pool size %d", (int)wlseal_client_pid(client),
+			   size);
+		wl_resource_post_error(resource,
+				       WLSEAL_SHM_POLICY_V1_ERROR_INVALID_SIZE,
+				       "invalid pool size %d", size);
+		close(fd);
+		return;
+	}
+	request = wl_resource_create(client, &wlseal_shm_pool_request_v1_interface,
+				     wl_resource_get_version(resource), id);
+	if (!request) {
+		close(fd);
+		wl_client_post_no_memory(client);
+		return;
+	}
+	wl_resource_set_implementation(request, &request_impl, NULL, NULL);
+
+	/* The protocol promises the fd is closed before the answer, so a
+	 * refused client holds the only reference to its file again. */
+	if (wlseal_shm_check(&server->policy, fd, size, &v)) {
+		close(fd);
+		refused(request, &v);
+		return;
+	}
+	/* id 0: the compositor allocates the pool's id and hands the new
+	 * object to the client with the created event. pool.c owns fd from
+	 * here on, also on failure. */
+	pool = wlseal_pool_create(server, client, 0, fd, size, v.write_sealed,
+				  &map_why);
+	if (!pool) {
+		if (!map_why) {
+			wl_client_post_no_memory(client);
+			return;
+		}
+		v.reason = WLSEAL_SHM_POOL_REQUEST_V1_REASON_MAP_FAILED;
+		snprintf(v.message, sizeof(v.message), "%s", map_why);
+		refused(request, &v);
+		return;
+	}
+	wlseal_shm_pool_request_v1_send_created(request, pool->resource);
+}
+
+static const struct wlseal_shm_policy_v1_interface policy_impl = {
+	.destroy = policy_destroy,
+	.create_pool = policy_create_pool,
+};
+
+static void policy_resource_destroy(struct wl_resource *resource)
+{
+	wl_list_remove(wl_resource_get_link(resource));
+}
+
+static void policy_bind(struct wl_client *client, void *data, uint32_t version,
+			uint32_t id)
+{
+	struct wlseal_server *server = data;
+	struct wl_resource *resource;
+
+	resource = wl_resource_create(client, &wlseal_shm_policy_v1_interface,
+				      version, id);
+	if (!resource) {
+		wl_client_post_no_memory(client);
+		return;
+	}
+	wl_resource_set_implementation(resource, &policy_impl, server,
+				       policy_resource_destroy);
+	/* Kept in a list so that a policy change reaches every client. */
+	wl_list_insert(&server->policy_resources, wl_resource_get_link(resource));
+	send_policy(resource, &server->policy);
+}
+
+void wlseal_shm_policy_update(struct wlseal_server *server,
+			      const struct wlseal_shm_policy *policy)
+{
+	struct wl_resource *resource;
+	char desc[160];
+	int n = 0;
+
+	server->policy = *policy;
+	wl_resource_for_each(resource, &server->policy_resources) {
+		send_policy(resource, policy);
+		n++;
+	}
+	wlseal_policy_describe(policy, desc, sizeof(desc));
+	wlseal_log("policy changed: %s (announced to %d bound client%s)", desc,
+		   n, n == 1 ? "" : "s");
+}
+
+/*
+ * Advertised for every --shm and --policy: with --shm=libwayland the core
+ * wl_shm is libwayland's, but pools created here are still wlseal's own
+ * (pool.c), checked against the policy; buffer.c reads both kinds.
+ */
+bool wlseal_shm_policy_init(struct wlseal_server *server)
+{
+	wl_list_init(&server->policy_resources);
+	return wl_global_create(server->display, &wlseal_shm_policy_v1_interface,
+				1, server, policy_bind) != NULL;
+}
