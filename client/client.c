@@ -15,6 +15,17 @@
  *   WLSEAL-CLIENT-PRESENTED frame=N seq=S      (--verbose: every frame)
  *   WLSEAL-CLIENT-LAST frame=N seq=S           (the last of --frames=N)
  *   WLSEAL-CLIENT-SUMMARY ...                  (at exit)
+ *
+ * When the compositor offers wlseal_shm_policy_v1 (protocol/README.md)
+ * the client reads its policy, seals every file with the required seals,
+ * and creates pools through the extension: a refusal is an event, not a
+ * disconnect, so it can fix the file (add the missing seal, grow the
+ * file, start over with a new file) and ask again, once per reason:
+ *   WLSEAL-CLIENT-POLICY required=0xR accepted=0xA max-pool-size=N flags=0xF
+ *   WLSEAL-CLIENT-POOL via=wlseal_shm_policy_v1|wl_shm size=N seals=0xS
+ *   WLSEAL-CLIENT-REFUSED reason=R seals=0xS file-size=N message="..."
+ *   WLSEAL-CLIENT-RETRY reason=R action=A
+ * Without the global (or with --no-policy-extension) it uses core wl_shm.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -34,6 +45,7 @@
 #include "pattern.h"
 #include "presentation-time-client-protocol.h"
 #include "wlseal-seals.h"
+#include "wlseal-shm-policy-v1-client-protocol.h"
 #include "xdg-shell-client-protocol.h"
 
 #define MAX_BUFFERS 3
@@ -49,6 +61,16 @@ struct options {
 	bool exit_after;
 	bool resize;
 	bool verbose;
+	bool no_extension;	/* core wl_shm even when the global exists */
+	bool provoke_missing;	/* first pool without the required seals */
+	bool provoke_small;	/* first pool on a file half its size */
+};
+
+/* The compositor's policy as wlseal_shm_policy_v1 announced it. */
+struct policy {
+	bool known;
+	uint32_t required, accepted, flags;
+	uint64_t max_pool_size;
 };
 
 struct display {
@@ -58,6 +80,9 @@ struct display {
 	struct wl_shm *shm;
 	struct xdg_wm_base *wm_base;
 	struct wp_presentation *presentation;
+	bool no_extension;
+	struct wlseal_shm_policy_v1 *shm_policy;
+	struct policy policy;
 	bool has_xrgb;
 };
 
@@ -99,6 +124,8 @@ struct window {
 	uint32_t frame;		/* last frame committed, 1-based */
 	bool last_done, last_presented, have_presentation;
 	uint64_t last_seq;
+	bool write_mode;	/* a write-sealed file per frame */
+	int pools_made;
 	bool finished;		/* the last frame is on screen */
 	bool waiting_buffer;	/* frame due but every buffer busy */
 	struct stats stats;
@@ -158,6 +185,215 @@ static bool seal_fd(struct window *w, int fd, int seals)
 		return false;
 	}
 	return true;
+}
+
+/*
+ * The seals every new file gets: what --seals asked for, plus what the
+ * compositor's policy requires, minus what it would refuse (the required
+ * ones always stay).
+ */
+static int file_seals(struct window *w)
+{
+	const struct policy *p = &w->d->policy;
+	int seals = w->o->seals;
+
+	if (!w->write_mode)
+		seals &= ~F_SEAL_WRITE;
+	if (p->known && (p->flags & WLSEAL_SHM_POLICY_V1_CAPABILITY_ENFORCED)) {
+		seals |= (int)p->required;
+		seals &= (int)(p->accepted | p->required);
+	}
+	return seals;
+}
+
+static const char *reason_name(uint32_t reason)
+{
+	switch (reason) {
+	case WLSEAL_SHM_POOL_REQUEST_V1_REASON_MISSING_SEAL: return "missing_seal";
+	case WLSEAL_SHM_POOL_REQUEST_V1_REASON_FILE_TOO_SMALL: return "file_too_small";
+	case WLSEAL_SHM_POOL_REQUEST_V1_REASON_NOT_SEALABLE: return "not_sealable";
+	case WLSEAL_SHM_POOL_REQUEST_V1_REASON_TOO_LARGE: return "too_large";
+	case WLSEAL_SHM_POOL_REQUEST_V1_REASON_UNEXPECTED_SEAL: return "unexpected_seal";
+	case WLSEAL_SHM_POOL_REQUEST_V1_REASON_MAP_FAILED: return "map_failed";
+	}
+	return "unknown";
+}
+
+/* The answer to one wlseal_shm_policy_v1.create_pool. */
+struct pool_answer {
+	bool done;
+	struct wl_shm_pool *pool;
+	uint32_t reason, seals;
+	int32_t file_size;
+	char message[256];
+};
+
+static void request_created(void *data, struct wlseal_shm_pool_request_v1 *r,
+			    struct wl_shm_pool *pool)
+{
+	struct pool_answer *a = data;
+
+	(void)r;
+	a->pool = pool;
+	a->done = true;
+}
+
+static void request_refused(void *data, struct wlseal_shm_pool_request_v1 *r,
+			    uint32_t reason, uint32_t seals, int32_t file_size,
+			    const char *message)
+{
+	struct pool_answer *a = data;
+
+	(void)r;
+	a->reason = reason;
+	a->seals = seals;
+	a->file_size = file_size;
+	snprintf(a->message, sizeof(a->message), "%s", message);
+	a->done = true;
+}
+
+static const struct wlseal_shm_pool_request_v1_listener request_listener = {
+	.created = request_created,
+	.refused = request_refused,
+};
+
+/* Copy @size bytes of @from into a new file sealed with @seals. */
+static int replace_file(struct window *w, int from, size_t size, int seals)
+{
+	char buf[65536];
+	size_t done = 0;
+	int fd = create_file(w, size);
+
+	if (fd < 0)
+		return -1;
+	while (done < size) {
+		size_t n = size - done < sizeof(buf) ? size - done : sizeof(buf);
+		ssize_t r = pread(from, buf, n, (off_t)done);
+
+		if (r <= 0)
+			break;	/* a short file: the rest stays zero */
+		if (pwrite(fd, buf, (size_t)r, (off_t)done) != r) {
+			close(fd);
+			return -1;
+		}
+		done += (size_t)r;
+	}
+	if (!seal_fd(w, fd, seals)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * Fix what a refusal names, on *fd (which may be replaced by a new file).
+ * Fills @action with what was done; false when nothing can be done.
+ */
+static bool fix_refusal(struct window *w, int *fd, int32_t size,
+			const struct pool_answer *a, char *action, size_t len)
+{
+	int cur = fcntl(*fd, F_GET_SEALS);
+	int nfd, seals;
+
+	switch (a->reason) {
+	case WLSEAL_SHM_POOL_REQUEST_V1_REASON_MISSING_SEAL:
+		/* The compositor closed its copy before refusing, so with the
+		 * seed ABI this fd is the only reference and may be resealed. */
+		if (cur >= 0 && seal_fd(w, *fd, w->api == API_V1 ?
+					cur | (int)a->seals : (int)a->seals)) {
+			snprintf(action, len, "add-seals=0x%x", a->seals);
+			return true;
+		}
+		break;
+	case WLSEAL_SHM_POOL_REQUEST_V1_REASON_FILE_TOO_SMALL:
+		if (cur >= 0 && !(cur & F_SEAL_GROW) &&
+		    ftruncate(*fd, (off_t)size) == 0) {
+			snprintf(action, len, "grow-file=%d", size);
+			return true;
+		}
+		break;
+	case WLSEAL_SHM_POOL_REQUEST_V1_REASON_UNEXPECTED_SEAL:
+	case WLSEAL_SHM_POOL_REQUEST_V1_REASON_NOT_SEALABLE:
+		break;
+	default:
+		/* too_large, map_failed: no file of ours would do. */
+		snprintf(action, len, "give-up");
+		return false;
+	}
+	/* Seals cannot be taken back (upstream) and a pipe never becomes a
+	 * memfd: start over with a new file with the same contents. */
+	seals = file_seals(w);
+	if (a->reason == WLSEAL_SHM_POOL_REQUEST_V1_REASON_UNEXPECTED_SEAL)
+		seals &= ~(int)a->seals;
+	nfd = replace_file(w, *fd, (size_t)size, seals);
+	if (nfd < 0) {
+		snprintf(action, len, "give-up");
+		return false;
+	}
+	close(*fd);
+	*fd = nfd;
+	snprintf(action, len, "new-file seals=0x%x", seals);
+	return true;
+}
+
+/*
+ * A wl_shm_pool for *fd: through wlseal_shm_policy_v1 when the compositor
+ * has it (waiting for the answer, fixing the file and asking again once
+ * per refusal reason), else through core wl_shm, where a refusal would be
+ * fatal. *fd may be replaced by a better file; NULL when refused for good.
+ */
+static struct wl_shm_pool *get_pool(struct window *w, int *fd, int32_t size)
+{
+	struct display *d = w->d;
+	struct wl_shm_pool *pool = NULL;
+	uint32_t tried = 0;
+	char action[64];
+
+	if (!d->shm_policy) {
+		pool = wl_shm_create_pool(d->shm, *fd, size);
+	} else {
+		for (;;) {
+			struct pool_answer a = {0};
+			struct wlseal_shm_pool_request_v1 *req =
+				wlseal_shm_policy_v1_create_pool(d->shm_policy, *fd, size);
+			bool ok;
+
+			wlseal_shm_pool_request_v1_add_listener(req, &request_listener, &a);
+			while (!a.done)
+				if (wl_display_dispatch(d->display) < 0)
+					return NULL;
+			wlseal_shm_pool_request_v1_destroy(req);
+			if (a.pool) {
+				pool = a.pool;
+				break;
+			}
+			printf("WLSEAL-CLIENT-REFUSED reason=%s seals=0x%x file-size=%d "
+			       "message=\"%s\"\n", reason_name(a.reason), a.seals,
+			       a.file_size, a.message);
+			if (a.reason < 32 && (tried & (1u << a.reason))) {
+				ok = false;
+				snprintf(action, sizeof(action), "give-up (refused twice)");
+			} else {
+				tried |= a.reason < 32 ? 1u << a.reason : 0;
+				ok = fix_refusal(w, fd, size, &a, action, sizeof(action));
+			}
+			printf("WLSEAL-CLIENT-RETRY reason=%s action=%s\n",
+			       reason_name(a.reason), action);
+			fflush(stdout);
+			if (!ok) {
+				fprintf(stderr, "wlseal-client: the compositor refused the "
+					"pool: %s\n", a.message);
+				return NULL;
+			}
+		}
+	}
+	if (w->pools_made++ == 0 || w->o->verbose) {
+		printf("WLSEAL-CLIENT-POOL via=%s size=%d seals=0x%x\n",
+		       d->shm_policy ? "wlseal_shm_policy_v1" : "wl_shm", size,
+		       fcntl(*fd, F_GET_SEALS));
+		fflush(stdout);
+	}
+	return pool;
 }
 
 static void buffer_release(void *data, struct wl_buffer *wl_buffer)
@@ -229,9 +465,22 @@ static bool create_pool(struct window *w)
 {
 	size_t size = (size_t)w->width * 4 * (size_t)w->height *
 		      (size_t)w->o->nbuffers;
+	size_t file_size = size;
+	int seals = file_seals(w);
 
-	w->pool.fd = create_file(w, size);
-	if (w->pool.fd < 0 || !seal_fd(w, w->pool.fd, w->o->seals))
+	/* --provoke: the first pool starts out wrong on purpose, to show
+	 * the extension's refusal and the retry. */
+	if (w->pools_made == 0 && w->o->provoke_missing)
+		seals &= ~(int)w->d->policy.required;
+	if (w->pools_made == 0 && w->o->provoke_small)
+		file_size = size / 2;
+	w->pool.fd = create_file(w, file_size);
+	if (w->pool.fd < 0 || !seal_fd(w, w->pool.fd, seals))
+		return false;
+	/* The pool first, the writable mapping after: a retry may need to
+	 * reseal the file, which the seed ABI refuses while it is mapped. */
+	w->pool.pool = get_pool(w, &w->pool.fd, (int32_t)size);
+	if (!w->pool.pool)
 		return false;
 	w->pool.size = size;
 	w->pool.data = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED,
@@ -241,7 +490,6 @@ static bool create_pool(struct window *w)
 		fprintf(stderr, "wlseal-client: mmap: %s\n", strerror(errno));
 		return false;
 	}
-	w->pool.pool = wl_shm_create_pool(w->d->shm, w->pool.fd, (int32_t)size);
 	create_buffers(w);
 	return true;
 }
@@ -256,7 +504,7 @@ static bool create_pool(struct window *w)
  */
 static bool shrink_in_place(struct window *w, size_t size)
 {
-	int seed = wlseal_upstream_to_seed(w->o->seals);
+	int seed = wlseal_upstream_to_seed(file_seals(w));
 	int fd = w->pool.fd;
 
 	w->pool.fd = -1;	/* destroy_pool must not close it */
@@ -273,14 +521,16 @@ static bool shrink_in_place(struct window *w, size_t size)
 		close(fd);
 		return false;
 	}
+	w->pool.pool = get_pool(w, &fd, (int32_t)size);
 	w->pool.fd = fd;
+	if (!w->pool.pool)
+		return false;
 	w->pool.size = size;
 	w->pool.data = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (w->pool.data == MAP_FAILED) {
 		w->pool.data = NULL;
 		return false;
 	}
-	w->pool.pool = wl_shm_create_pool(w->d->shm, fd, (int32_t)size);
 	create_buffers(w);
 	printf("WLSEAL-CLIENT-SHRINK in-place size=%zu\n", size);
 	return true;
@@ -301,7 +551,7 @@ static bool resize_pool(struct window *w, int32_t width, int32_t height)
 	w->height = height;
 	if (size < w->pool.size && w->api == API_V1 && shrink_in_place(w, size))
 		return true;
-	if (size <= w->pool.size || (w->o->seals & F_SEAL_GROW)) {
+	if (size <= w->pool.size || (file_seals(w) & F_SEAL_GROW)) {
 		destroy_pool(w);
 		return create_pool(w);
 	}
@@ -348,11 +598,16 @@ static struct buffer *immutable_buffer(struct window *w, uint32_t frame)
 	}
 	wlseal_pattern_fill(data, stride, w->width, w->height, frame);
 	munmap(data, size);
-	if (!seal_fd(w, fd, w->o->seals)) {
+	if (!seal_fd(w, fd, file_seals(w))) {
 		close(fd);
 		return NULL;
 	}
-	pool = wl_shm_create_pool(w->d->shm, fd, (int32_t)size);
+	pool = get_pool(w, &fd, (int32_t)size);
+	if (!pool) {
+		close(fd);
+		running = false;
+		return NULL;
+	}
 	b->buffer = wl_shm_pool_create_buffer(pool, 0, w->width, w->height,
 					      stride, WL_SHM_FORMAT_XRGB8888);
 	wl_buffer_add_listener(b->buffer, &buffer_listener, b);
@@ -493,7 +748,7 @@ static void redraw(struct window *w)
 		int32_t want_h = w->o->height + (((frame - 1) / 30) % 2 ? 48 : 0);
 
 		if ((want_w != w->width || want_h != w->height) &&
-		    !(w->o->seals & F_SEAL_WRITE)) {
+		    !w->write_mode) {
 			if (!resize_pool(w, want_w, want_h)) {
 				running = false;
 				return;
@@ -505,10 +760,12 @@ static void redraw(struct window *w)
 	}
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	if (w->o->seals & F_SEAL_WRITE)
+	if (w->write_mode)
 		b = immutable_buffer(w, frame);
 	else
 		b = next_buffer(w);
+	if (!b && !running)
+		return;
 	if (!b) {
 		/* All busy: draw when the compositor releases one. */
 		w->waiting_buffer = true;
@@ -608,6 +865,29 @@ static const struct wl_shm_listener shm_listener = {
 	.format = shm_format,
 };
 
+static void policy_event(void *data, struct wlseal_shm_policy_v1 *p,
+			 uint32_t required, uint32_t accepted, uint32_t max_hi,
+			 uint32_t max_lo, uint32_t flags)
+{
+	struct display *d = data;
+
+	(void)p;
+	d->policy = (struct policy){
+		.known = true, .required = required, .accepted = accepted,
+		.flags = flags,
+		.max_pool_size = ((uint64_t)max_hi << 32) | max_lo,
+	};
+	/* Sent on bind and on every change; new files follow it. */
+	printf("WLSEAL-CLIENT-POLICY required=0x%x accepted=0x%x "
+	       "max-pool-size=%llu flags=0x%x\n", required, accepted,
+	       (unsigned long long)d->policy.max_pool_size, flags);
+	fflush(stdout);
+}
+
+static const struct wlseal_shm_policy_v1_listener policy_listener = {
+	.policy = policy_event,
+};
+
 static void registry_global(void *data, struct wl_registry *registry,
 			    uint32_t name, const char *interface,
 			    uint32_t version)
@@ -628,6 +908,12 @@ static void registry_global(void *data, struct wl_registry *registry,
 	} else if (!strcmp(interface, wp_presentation_interface.name)) {
 		d->presentation = wl_registry_bind(registry, name,
 						   &wp_presentation_interface, 1);
+	} else if (!strcmp(interface, wlseal_shm_policy_v1_interface.name) &&
+		   !d->no_extension) {
+		d->shm_policy = wl_registry_bind(registry, name,
+						 &wlseal_shm_policy_v1_interface, 1);
+		wlseal_shm_policy_v1_add_listener(d->shm_policy,
+						  &policy_listener, d);
 	}
 }
 
@@ -664,6 +950,13 @@ static void usage(FILE *f)
 "                     in place; shrink in place with the seed ABI (lift\n"
 "                     SEAL_SHRINK once the compositor let go), else\n"
 "                     through a new pool\n"
+"  --no-policy-extension\n"
+"                     create pools through core wl_shm even when the\n"
+"                     compositor offers wlseal_shm_policy_v1\n"
+"  --provoke=LIST     with the extension: make the first pool wrong on\n"
+"                     purpose to show refusal and retry; LIST: missing-seal\n"
+"                     (without the required seals), file-too-small (file\n"
+"                     half the pool size)\n"
 "  --verbose          print WLSEAL-CLIENT-PRESENTED for every frame\n"
 "  --help             show this help\n"
 "\n"
@@ -695,7 +988,7 @@ static bool parse_seals(const char *s, int *seals)
 static bool parse_options(int argc, char **argv, struct options *o)
 {
 	enum { O_API = 256, O_SEALS, O_SIZE, O_FRAMES, O_EXIT, O_BUFFERS,
-	       O_RESIZE, O_VERBOSE, O_HELP };
+	       O_RESIZE, O_VERBOSE, O_HELP, O_NO_EXT, O_PROVOKE };
 	static const struct option longopts[] = {
 		{ "seal-api", required_argument, NULL, O_API },
 		{ "seals", required_argument, NULL, O_SEALS },
@@ -706,6 +999,8 @@ static bool parse_options(int argc, char **argv, struct options *o)
 		{ "resize", no_argument, NULL, O_RESIZE },
 		{ "verbose", no_argument, NULL, O_VERBOSE },
 		{ "help", no_argument, NULL, O_HELP },
+		{ "no-policy-extension", no_argument, NULL, O_NO_EXT },
+		{ "provoke", required_argument, NULL, O_PROVOKE },
 		{ 0 },
 	};
 	char *end;
@@ -762,6 +1057,29 @@ static bool parse_options(int argc, char **argv, struct options *o)
 		case O_VERBOSE:
 			o->verbose = true;
 			break;
+		case O_NO_EXT:
+			o->no_extension = true;
+			break;
+		case O_PROVOKE: {
+			char *copy = strdup(optarg), *tok, *save = NULL;
+			bool ok = true;
+
+			for (tok = strtok_r(copy, ",", &save); tok;
+			     tok = strtok_r(NULL, ",", &save)) {
+				if (!strcmp(tok, "missing-seal"))
+					o->provoke_missing = true;
+				else if (!strcmp(tok, "file-too-small"))
+					o->provoke_small = true;
+				else
+					ok = false;
+			}
+			free(copy);
+			if (!ok) {
+				fprintf(stderr, "bad --provoke '%s'\n", optarg);
+				return false;
+			}
+			break;
+		}
 		case O_HELP:
 			usage(stdout);
 			exit(0);
@@ -876,6 +1194,7 @@ int main(int argc, char **argv)
 			strerror(errno));
 		return 1;
 	}
+	d.no_extension = o.no_extension;
 	d.registry = wl_display_get_registry(d.display);
 	wl_registry_add_listener(d.registry, &registry_listener, &d);
 	wl_display_roundtrip(d.display);
@@ -886,11 +1205,15 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	w.have_presentation = d.presentation != NULL;
+	/* Immutable frames only where the compositor takes them. */
+	w.write_mode = (o.seals & F_SEAL_WRITE) &&
+		       (!d.policy.known ||
+			(d.policy.flags & WLSEAL_SHM_POLICY_V1_CAPABILITY_WRITE_SEALED_ACCEPTED));
 	printf("WLSEAL-CLIENT-START seal-api=%s seals=0x%x size=%dx%d\n",
 	       w.api == API_V1 ? "v1" : "upstream", o.seals, o.width, o.height);
 	fflush(stdout);
 
-	if (!(o.seals & F_SEAL_WRITE) && !create_pool(&w))
+	if (!w.write_mode && !create_pool(&w))
 		return 1;
 	w.surface = wl_compositor_create_surface(d.compositor);
 	w.xdg_surface = xdg_wm_base_get_xdg_surface(d.wm_base, w.surface);
