@@ -174,13 +174,17 @@ void wlseal_shm_policy_update(struct wlseal_server *server,
 }
 
 /*
- * Advertised for every --shm and --policy: with --shm=libwayland the core
- * wl_shm is libwayland's, but pools created here are still wlseal's own
- * (pool.c), checked against the policy; buffer.c reads both kinds.
+ * Advertised for every --policy (permissive announces enforced=0), but not
+ * with --shm=libwayland: that mode exists to show libwayland's own wl_shm
+ * (its mapping, its SIGBUS handler) side by side with wlseal's, and a pool
+ * created here would be wlseal's (pool.c), so a client preferring the
+ * extension would quietly bypass the very code the mode is meant to show.
  */
 bool wlseal_shm_policy_init(struct wlseal_server *server)
 {
 	wl_list_init(&server->policy_resources);
+	if (server->opts.shm == WLSEAL_SHM_LIBWAYLAND)
+		return true;
 	return wl_global_create(server->display, &wlseal_shm_policy_v1_interface,
 				1, server, policy_bind) != NULL;
 }

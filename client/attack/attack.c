@@ -172,6 +172,11 @@ int att_roundtrip(struct attack *a)
 	return roundtrip_display(a->display, a->timeout_ms);
 }
 
+int att_dispatch_until(struct attack *a, bool *flag)
+{
+	return dispatch_until(a->display, flag, a->timeout_ms);
+}
+
 int att_raw_fd(struct attack *a)
 {
 	return wl_display_get_fd(a->display);
@@ -202,6 +207,24 @@ static const struct xdg_wm_base_listener wm_base_listener = {
 	.ping = wm_base_ping,
 };
 
+static void policy_event(void *data, struct wlseal_shm_policy_v1 *p,
+			 uint32_t required, uint32_t accepted, uint32_t max_hi,
+			 uint32_t max_lo, uint32_t flags)
+{
+	struct attack *a = data;
+
+	(void)p;
+	a->policy_known = true;
+	a->required_seals = required;
+	a->accepted_seals = accepted;
+	a->max_pool_size = ((uint64_t)max_hi << 32) | max_lo;
+	a->policy_flags = flags;
+}
+
+static const struct wlseal_shm_policy_v1_listener policy_listener = {
+	.policy = policy_event,
+};
+
 static void registry_global(void *data, struct wl_registry *reg,
 			    uint32_t name, const char *iface, uint32_t version)
 {
@@ -220,6 +243,11 @@ static void registry_global(void *data, struct wl_registry *reg,
 		a->wm_base = wl_registry_bind(reg, name,
 					      &xdg_wm_base_interface, 1);
 		xdg_wm_base_add_listener(a->wm_base, &wm_base_listener, a);
+	} else if (strcmp(iface, wlseal_shm_policy_v1_interface.name) == 0) {
+		a->shm_policy = wl_registry_bind(reg, name,
+						 &wlseal_shm_policy_v1_interface, 1);
+		wlseal_shm_policy_v1_add_listener(a->shm_policy,
+						  &policy_listener, a);
 	}
 }
 
@@ -573,6 +601,7 @@ static const char *result_name(enum result r)
 	case RES_UNRESPONSIVE: return "unresponsive";
 	case RES_SKIPPED: return "skipped";
 	case RES_ERROR: return "error";
+	case RES_POLICY_REFUSED: return "policy-refused";
 	case RES_SURVIVES: return "accepted|refused";
 	case RES_NONE: break;
 	}
@@ -626,7 +655,7 @@ static bool matches(const struct expect *e, const struct outcome *o)
 		return o->result == RES_ACCEPTED || o->result == RES_REFUSED;
 	if (e->result != o->result)
 		return false;
-	if (e->result != RES_REFUSED)
+	if (e->result != RES_REFUSED && e->result != RES_POLICY_REFUSED)
 		return true;
 	if (e->code >= 0 && e->code != o->code)
 		return false;
@@ -655,7 +684,9 @@ static void usage(FILE *f)
 "and prints one line\n"
 "  OUTCOME scenario=NAME result=R [code=N interface=I message=\"...\"]\n"
 "          [signal=N] probe-frames=GOT/WANT match=yes|no note=\"...\"\n"
-"R is accepted, refused (a protocol error), disconnected (dropped without\n"
+"R is accepted, refused (a protocol error), policy-refused (a\n"
+"wlseal_shm_policy_v1 refusal event, code = reason, client still connected),\n"
+"disconnected (dropped without\n"
 "an error, compositor alive), compositor-gone (the compositor died; signal=N\n"
 "when its death signal could be read), unresponsive, skipped (not\n"
 "applicable, e.g. no seed ABI) or error (the attack could not be set up).\n"
@@ -756,7 +787,7 @@ int main(int argc, char **argv)
 		probe_got = probe_frames(probe_want, a.timeout_ms, why, sizeof(why));
 
 	printf("OUTCOME scenario=%s result=%s", s->name, result_name(o.result));
-	if (o.result == RES_REFUSED) {
+	if (o.result == RES_REFUSED || o.result == RES_POLICY_REFUSED) {
 		printf(" code=%d interface=%s message=", o.code, o.interface);
 		print_quoted(o.message);
 	}

@@ -14,6 +14,7 @@
 #include <wayland-client.h>
 
 #include "attack-xdg-shell-client-protocol.h"
+#include "attack-wlseal-shm-policy-v1-client-protocol.h"
 
 /* Every buffer the scenarios use unless they say otherwise. */
 #define ATT_W 64
@@ -31,6 +32,9 @@ enum result {
 	RES_SKIPPED,      /* not applicable here (e.g. no seed ABI) */
 	RES_ERROR,        /* the attack itself could not be set up / a local
 			     assertion about the kernel failed */
+	RES_POLICY_REFUSED, /* wlseal_shm_policy_v1 refused the pool with an
+			       event (code = reason), the client stayed
+			       connected and could still create a pool */
 	/* Only as an expectation: accepted or refused, nothing worse. */
 	RES_SURVIVES,
 };
@@ -61,6 +65,12 @@ struct attack {
 	uint32_t formats[64];
 	int n_formats;
 
+	/* wlseal_shm_policy_v1, when the compositor offers it. */
+	struct wlseal_shm_policy_v1 *shm_policy;
+	bool policy_known;
+	uint32_t required_seals, accepted_seals, policy_flags;
+	uint64_t max_pool_size;
+
 	struct wl_surface *surface;
 	struct xdg_surface *xdg_surface;
 	struct xdg_toplevel *toplevel;
@@ -88,6 +98,7 @@ void note(struct outcome *o, const char *fmt, ...)
 void fail_setup(struct outcome *o, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 int att_roundtrip(struct attack *a);
+int att_dispatch_until(struct attack *a, bool *flag);
 int att_window(struct attack *a);
 int att_present(struct attack *a, struct wl_buffer *buffer, int w, int h);
 void att_conclude(struct attack *a, struct outcome *o);

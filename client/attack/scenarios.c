@@ -39,6 +39,9 @@
 #define BAD_BUFFER SHM_ERR(WL_SHM_ERROR_INVALID_STRIDE, "wl_shm_pool", NULL)
 #define ACCEPTED { RES_ACCEPTED, -1, NULL, NULL }
 #define SURVIVES { RES_SURVIVES, -1, NULL, NULL }
+#define EXT_REFUSED(reason_, msg_) \
+	{ RES_POLICY_REFUSED, WLSEAL_SHM_POOL_REQUEST_V1_REASON_##reason_, \
+	  "wlseal_shm_pool_request_v1", (msg_) }
 
 /* --- common steps ------------------------------------------------------------ */
 
@@ -1013,6 +1016,237 @@ static void run_attach_offset_extremes(struct attack *a, struct outcome *o)
 	keep_presenting(a, buf, 2);
 }
 
+/* --- wlseal_shm_policy_v1: every refusal reason, without being disconnected ---------
+ * The extension answers create_pool with an event. Each scenario provokes
+ * one reason, checks the event (reason, seals, message: the declared
+ * outcome), and then proves the connection is still good: a well-sealed
+ * pool through the same global, a buffer from it, a frame shown. Without
+ * the global (weston, an older wlseal) they are skipped. */
+
+struct ext_answer {
+	bool done;
+	struct wl_shm_pool *pool;
+	uint32_t reason, seals;
+	int32_t file_size;
+	char message[256];
+};
+
+static void ext_created(void *data, struct wlseal_shm_pool_request_v1 *r,
+			struct wl_shm_pool *pool)
+{
+	struct ext_answer *x = data;
+
+	(void)r;
+	x->pool = pool;
+	x->done = true;
+}
+
+static void ext_refused(void *data, struct wlseal_shm_pool_request_v1 *r,
+			uint32_t reason, uint32_t seals, int32_t file_size,
+			const char *message)
+{
+	struct ext_answer *x = data;
+
+	(void)r;
+	x->reason = reason;
+	x->seals = seals;
+	x->file_size = file_size;
+	snprintf(x->message, sizeof(x->message), "%s", message);
+	x->done = true;
+}
+
+static const struct wlseal_shm_pool_request_v1_listener ext_listener = {
+	.created = ext_created,
+	.refused = ext_refused,
+};
+
+/* Ask for a pool; 0 with *x filled when answered, else the dispatch error. */
+static int ext_create_pool(struct attack *a, int fd, int32_t size,
+			   struct ext_answer *x)
+{
+	struct wlseal_shm_pool_request_v1 *req;
+	int r;
+
+	memset(x, 0, sizeof(*x));
+	req = wlseal_shm_policy_v1_create_pool(a->shm_policy, fd, size);
+	wlseal_shm_pool_request_v1_add_listener(req, &ext_listener, x);
+	r = att_dispatch_until(a, &x->done);
+	if (r == 0)
+		wlseal_shm_pool_request_v1_destroy(req);
+	return r;
+}
+
+static bool ext_available(struct attack *a, struct outcome *o)
+{
+	if (a->shm_policy && a->policy_known)
+		return true;
+	o->result = RES_SKIPPED;
+	note(o, "the compositor offers no wlseal_shm_policy_v1");
+	return false;
+}
+
+/*
+ * Send fd (closed here) as a pool of size bytes; a refusal becomes the
+ * policy-refused outcome, but only after a good pool created through the
+ * same object was shown: that is the "still connected" half.
+ */
+static void ext_probe(struct attack *a, struct outcome *o, int fd, int32_t size)
+{
+	struct ext_answer x, good;
+	struct wl_buffer *buf;
+	int gfd;
+
+	if (fd < 0) {
+		fail_setup(o, "cannot create the file: %s", strerror(errno));
+		return;
+	}
+	if (ext_create_pool(a, fd, size, &x) != 0) {
+		close(fd);
+		return;	/* disconnected or hung: att_conclude says which */
+	}
+	close(fd);
+	if (x.pool) {
+		/* Accepted (e.g. a permissive policy): show it, then judge. */
+		buf = wl_shm_pool_create_buffer(x.pool, 0, ATT_W, ATT_H,
+						ATT_STRIDE, WL_SHM_FORMAT_XRGB8888);
+		if (size >= ATT_SIZE && att_window(a) == 0)
+			att_present(a, buf, ATT_W, ATT_H);
+		return;
+	}
+	note(o, "refused seals=0x%x file-size=%d", x.seals, x.file_size);
+	gfd = att_memfd(ATT_SIZE, MFD_ALLOW_SEALING,
+			(int)a->required_seals | F_SEAL_SHRINK);
+	if (gfd < 0) {
+		fail_setup(o, "memfd: %s", strerror(errno));
+		return;
+	}
+	if (ext_create_pool(a, gfd, ATT_SIZE, &good) != 0) {
+		close(gfd);
+		note(o, "connection lost after the refusal");
+		return;
+	}
+	close(gfd);
+	if (!good.pool) {
+		fail_setup(o, "a well-sealed pool was refused after the refusal: %s",
+			   good.message);
+		return;
+	}
+	buf = wl_shm_pool_create_buffer(good.pool, 0, ATT_W, ATT_H, ATT_STRIDE,
+					WL_SHM_FORMAT_XRGB8888);
+	if (att_window(a) != 0 || att_present(a, buf, ATT_W, ATT_H) != 0 ||
+	    att_roundtrip(a) != 0) {
+		note(o, "no frame after the refusal");
+		return;
+	}
+	note(o, "still connected: a sealed pool was created and shown after the refusal");
+	o->result = RES_POLICY_REFUSED;
+	o->code = (int)x.reason;
+	snprintf(o->interface, sizeof(o->interface), "%s",
+		 wlseal_shm_pool_request_v1_interface.name);
+	snprintf(o->message, sizeof(o->message), "%s", x.message);
+}
+
+static void run_ext_missing_seal(struct attack *a, struct outcome *o)
+{
+	if (ext_available(a, o))
+		ext_probe(a, o, att_memfd(ATT_SIZE, MFD_ALLOW_SEALING, 0), ATT_SIZE);
+}
+
+static void run_ext_file_too_small(struct attack *a, struct outcome *o)
+{
+	if (ext_available(a, o))
+		ext_probe(a, o, att_memfd(ATT_SIZE, MFD_ALLOW_SEALING,
+					  (int)a->required_seals | F_SEAL_SHRINK),
+			  2 * ATT_SIZE);
+}
+
+static void run_ext_not_sealable(struct attack *a, struct outcome *o)
+{
+	int p[2];
+
+	if (!ext_available(a, o))
+		return;
+	if (pipe2(p, O_CLOEXEC) < 0) {
+		fail_setup(o, "pipe: %s", strerror(errno));
+		return;
+	}
+	close(p[1]);
+	ext_probe(a, o, p[0], ATT_SIZE);
+}
+
+static void run_ext_too_large(struct attack *a, struct outcome *o)
+{
+	if (!ext_available(a, o))
+		return;
+	/* Pool sizes are int32: a limit at INT32_MAX cannot be passed. */
+	if (a->max_pool_size >= INT32_MAX) {
+		o->result = RES_SKIPPED;
+		note(o, "unreachable under this policy: max pool size %llu",
+		     (unsigned long long)a->max_pool_size);
+		return;
+	}
+	ext_probe(a, o, att_memfd(ATT_SIZE, MFD_ALLOW_SEALING,
+				  (int)a->required_seals | F_SEAL_SHRINK),
+		  (int32_t)a->max_pool_size + 1);
+}
+
+static void run_ext_unexpected_seal(struct attack *a, struct outcome *o)
+{
+	static const int candidates[] = { F_SEAL_GROW, F_SEAL_FUTURE_WRITE,
+					  F_SEAL_WRITE, F_SEAL_SEAL };
+	int extra = 0;
+
+	if (!ext_available(a, o))
+		return;
+	for (size_t i = 0; i < sizeof(candidates) / sizeof(candidates[0]); i++)
+		if (!(a->accepted_seals & (uint32_t)candidates[i])) {
+			extra = candidates[i];
+			break;
+		}
+	if (!extra) {
+		o->result = RES_SKIPPED;
+		note(o, "unreachable under this policy: every seal accepted (0x%x)",
+		     a->accepted_seals);
+		return;
+	}
+	ext_probe(a, o, att_memfd(ATT_SIZE, MFD_ALLOW_SEALING,
+				  (int)a->required_seals | extra), ATT_SIZE);
+}
+
+static void run_ext_map_failed(struct attack *a, struct outcome *o)
+{
+	int fd, wfd;
+
+	if (!ext_available(a, o))
+		return;
+	/* Sealed as required, but O_WRONLY: the check passes, mmap fails. */
+	fd = att_memfd(ATT_SIZE, MFD_ALLOW_SEALING,
+		       (int)a->required_seals | F_SEAL_SHRINK);
+	if (fd < 0) {
+		fail_setup(o, "memfd: %s", strerror(errno));
+		return;
+	}
+	wfd = reopen(fd, O_WRONLY);
+	close(fd);
+	ext_probe(a, o, wfd, ATT_SIZE);
+}
+
+static void run_ext_invalid_size(struct attack *a, struct outcome *o)
+{
+	int fd;
+
+	if (!ext_available(a, o))
+		return;
+	fd = att_memfd(ATT_SIZE, MFD_ALLOW_SEALING, F_SEAL_SHRINK);
+	if (fd < 0) {
+		fail_setup(o, "memfd: %s", strerror(errno));
+		return;
+	}
+	/* The one fatal error of the extension: a size no file can have. */
+	wlseal_shm_policy_v1_create_pool(a->shm_policy, fd, 0);
+	close(fd);
+}
+
 /* --- the table ------------------------------------------------------------------------ */
 
 const struct scenario scenarios[] = {
@@ -1149,6 +1383,21 @@ const struct scenario scenarios[] = {
 	  "damage and damage_buffer with INT32 extremes (region arithmetic overflow)" },
 	{ "attach-offset-extremes", run_attach_offset_extremes, SURVIVES,
 	  "wl_surface.attach with x/y at INT32_MAX/INT32_MIN (surface position overflow)" },
+	{ "ext-missing-seal", run_ext_missing_seal, EXT_REFUSED(MISSING_SEAL, MSG_NO_SHRINK),
+	  "wlseal_shm_policy_v1: unsealed memfd; refused by event, still connected" },
+	{ "ext-file-too-small", run_ext_file_too_small, EXT_REFUSED(FILE_TOO_SMALL, MSG_TOO_SMALL),
+	  "wlseal_shm_policy_v1: sealed 16 KiB file, 32 KiB pool; refused by event, still connected" },
+	{ "ext-not-sealable", run_ext_not_sealable, EXT_REFUSED(NOT_SEALABLE, "sealable"),
+	  "wlseal_shm_policy_v1: a pipe; refused by event, still connected" },
+	{ "ext-too-large", run_ext_too_large, EXT_REFUSED(TOO_LARGE, "too large"),
+	  "wlseal_shm_policy_v1: pool one byte over max_pool_size (skipped when the limit is INT32_MAX)" },
+	{ "ext-unexpected-seal", run_ext_unexpected_seal, EXT_REFUSED(UNEXPECTED_SEAL, "unexpected seal"),
+	  "wlseal_shm_policy_v1: a seal outside accepted_seals (skipped when every seal is accepted)" },
+	{ "ext-map-failed", run_ext_map_failed, EXT_REFUSED(MAP_FAILED, "mmap failed"),
+	  "wlseal_shm_policy_v1: sealed memfd reopened O_WRONLY, PROT_READ mmap fails; refused by event" },
+	{ "ext-invalid-size", run_ext_invalid_size,
+	  SHM_ERR(WLSEAL_SHM_POLICY_V1_ERROR_INVALID_SIZE, "wlseal_shm_policy_v1", NULL),
+	  "wlseal_shm_policy_v1.create_pool with size 0: the extension's one fatal error" },
 };
 
 const size_t n_scenarios = sizeof(scenarios) / sizeof(scenarios[0]);
