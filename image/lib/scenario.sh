@@ -63,7 +63,7 @@ start_compositor() {
 	: >"$_out"
 	wlseal-compositor --socket="$WAYLAND_DISPLAY" --print-frames "$@" >"$_out" 2>"$_err" &
 	COMP=$!
-	wlseal-wait-line "$_err" "ready WAYLAND_DISPLAY" 30 >/dev/null || {
+	wlseal-wait-line --pid "$COMP" "$_err" "ready WAYLAND_DISPLAY" 30 >/dev/null || {
 		echo "# compositor did not start:"
 		sed 's/^/#   /' "$_err"
 		return 1
@@ -78,7 +78,7 @@ still_client() {
 	shift
 	wlseal-client "$@" >"$_cout" 2>&1 &
 	CLIENT_PIDS="$CLIENT_PIDS $!"
-	_line=$(wlseal-wait-line "$_cout" WLSEAL-CLIENT-LAST 120) || {
+	_line=$(wlseal-wait-line --pid $! "$_cout" WLSEAL-CLIENT-LAST 120) || {
 		echo "# client never showed its last frame:"
 		sed 's/^/#   /' "$_cout"
 		return 1
