@@ -30,7 +30,9 @@ client() {
 }
 
 # refused_client NAME ARGS...: a client the compositor must refuse; waits
-# for it to exit and checks it was disconnected with the refusal.
+# for it to exit and checks it was disconnected with the refusal. (Give it
+# --exit, so that a client wrongly accepted ends too, and
+# --no-policy-extension, so that it takes the fatal core wl_shm path.)
 refused_client() {
 	_name=$1
 	shift
@@ -66,7 +68,8 @@ scene_run() {
 		client a --size=320x240 --frames=3 --seals=shrink,grow,write ;;
 	refused)
 		client a --size=320x240 --frames=2 &&
-			refused_client b --size=200x200 --frames=2 --seals=none ;;
+			refused_client b --size=200x200 --frames=2 --exit --seals=none \
+				--no-policy-extension ;;
 	*)
 		echo "# unknown scene $1"
 		return 1 ;;
