@@ -3,10 +3,9 @@
  * png.c - screenshots and frame checksums of the output.
  *
  * PNGs are written as 8-bit RGB without any timestamp or text chunk, so
- * the same frame always gives the same file. The checksum is zlib's
- * CRC-32 over the framebuffer as the display reads it: per row, width * 4
- * bytes of little-endian XRGB8888 with the undefined X byte as 0 (bytes
- * B, G, R, 0), the contract of tests/guest/crc32.h and scripts/run-vm.
+ * the same frame always gives the same file. The checksum is the one of
+ * include/wlseal-frame-crc.h, which scripts/run-vm recomputes from QEMU's
+ * screendump.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,32 +13,16 @@
 #include <png.h>
 #include <zlib.h>
 
+#include "wlseal-frame-crc.h"
+
 #include "compositor.h"
 
 uint32_t wlseal_image_crc32(pixman_image_t *image)
 {
-	const unsigned char *row = (const unsigned char *)pixman_image_get_data(image);
-	int stride = pixman_image_get_stride(image);
-	int w = pixman_image_get_width(image), h = pixman_image_get_height(image);
-	uLong crc = crc32(0L, Z_NULL, 0);
-	unsigned char *masked = malloc((size_t)w * 4);
-	int x, y;
-
-	if (!masked)
-		return 0;
-	for (y = 0; y < h; y++, row += stride) {
-		/* The X byte is undefined in XRGB8888: count it as 0, the
-		 * way the host checksums QEMU's screendump. */
-		for (x = 0; x < w; x++) {
-			masked[x * 4 + 0] = row[x * 4 + 0];
-			masked[x * 4 + 1] = row[x * 4 + 1];
-			masked[x * 4 + 2] = row[x * 4 + 2];
-			masked[x * 4 + 3] = 0;
-		}
-		crc = crc32(crc, masked, (uInt)w * 4);
-	}
-	free(masked);
-	return (uint32_t)crc;
+	return wlseal_frame_crc(pixman_image_get_data(image),
+				(uint32_t)pixman_image_get_width(image),
+				(uint32_t)pixman_image_get_height(image),
+				(uint32_t)pixman_image_get_stride(image));
 }
 
 static void write_rows(png_structp png, png_infop info, pixman_image_t *image,

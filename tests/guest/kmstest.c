@@ -20,8 +20,8 @@
 #include <xf86drm.h>
 #include <xf86drmMode.h>
 
-#include "crc32.h"
 #include "pattern.h"
+#include "wlseal-frame-crc.h"
 
 struct dumb_fb {
 	uint32_t handle, fb_id, stride;
