@@ -46,6 +46,7 @@
 #include "presentation-time-client-protocol.h"
 #include "wlseal-seals.h"
 #include "wlseal-shm-policy-v1-client-protocol.h"
+#include "wlseal-policy-reason.h"
 #include "xdg-shell-client-protocol.h"
 
 #define MAX_BUFFERS 3
@@ -206,19 +207,6 @@ static int file_seals(struct window *w)
 	return seals;
 }
 
-static const char *reason_name(uint32_t reason)
-{
-	switch (reason) {
-	case WLSEAL_SHM_POOL_REQUEST_V1_REASON_MISSING_SEAL: return "missing_seal";
-	case WLSEAL_SHM_POOL_REQUEST_V1_REASON_FILE_TOO_SMALL: return "file_too_small";
-	case WLSEAL_SHM_POOL_REQUEST_V1_REASON_NOT_SEALABLE: return "not_sealable";
-	case WLSEAL_SHM_POOL_REQUEST_V1_REASON_TOO_LARGE: return "too_large";
-	case WLSEAL_SHM_POOL_REQUEST_V1_REASON_UNEXPECTED_SEAL: return "unexpected_seal";
-	case WLSEAL_SHM_POOL_REQUEST_V1_REASON_MAP_FAILED: return "map_failed";
-	}
-	return "unknown";
-}
-
 /* The answer to one wlseal_shm_policy_v1.create_pool. */
 struct pool_answer {
 	bool done;
@@ -368,7 +356,7 @@ static struct wl_shm_pool *get_pool(struct window *w, int *fd, int32_t size)
 				break;
 			}
 			printf("WLSEAL-CLIENT-REFUSED reason=%s seals=0x%x file-size=%d "
-			       "message=\"%s\"\n", reason_name(a.reason), a.seals,
+			       "message=\"%s\"\n", wlseal_policy_reason_name(a.reason), a.seals,
 			       a.file_size, a.message);
 			if (a.reason < 32 && (tried & (1u << a.reason))) {
 				ok = false;
@@ -378,7 +366,7 @@ static struct wl_shm_pool *get_pool(struct window *w, int *fd, int32_t size)
 				ok = fix_refusal(w, fd, size, &a, action, sizeof(action));
 			}
 			printf("WLSEAL-CLIENT-RETRY reason=%s action=%s\n",
-			       reason_name(a.reason), action);
+			       wlseal_policy_reason_name(a.reason), action);
 			fflush(stdout);
 			if (!ok) {
 				fprintf(stderr, "wlseal-client: the compositor refused the "

@@ -21,6 +21,7 @@
 #include "compositor.h"
 #include "shm.h"
 #include "wlseal-shm-policy-v1-server-protocol.h"
+#include "wlseal-policy-reason.h"
 
 static void send_policy(struct wl_resource *resource,
 			const struct wlseal_shm_policy *p)
@@ -68,7 +69,7 @@ static void refused(struct wl_resource *request, struct wlseal_shm_verdict *v)
 	/* Logged like a core refusal, but the client stays. */
 	wlseal_log("refused (non-fatal) client pid=%d wlseal_shm_policy_v1.create_pool: "
 		   "reason=%s %s", (int)wlseal_client_pid(client),
-		   wlseal_shm_reason_name(v->reason), v->message);
+		   wlseal_policy_reason_name(v->reason), v->message);
 	wlseal_shm_pool_request_v1_send_refused(request, v->reason, v->seals,
 						file_size, v->message);
 }

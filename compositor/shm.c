@@ -37,20 +37,6 @@ void wlseal_shm_refuse(struct wl_resource *resource, uint32_t code,
 	wl_resource_post_error(resource, code, "%s", why);
 }
 
-const char *wlseal_shm_reason_name(uint32_t reason)
-{
-	switch (reason) {
-	case 0: return "accepted";
-	case WLSEAL_SHM_POOL_REQUEST_V1_REASON_MISSING_SEAL: return "missing_seal";
-	case WLSEAL_SHM_POOL_REQUEST_V1_REASON_FILE_TOO_SMALL: return "file_too_small";
-	case WLSEAL_SHM_POOL_REQUEST_V1_REASON_NOT_SEALABLE: return "not_sealable";
-	case WLSEAL_SHM_POOL_REQUEST_V1_REASON_TOO_LARGE: return "too_large";
-	case WLSEAL_SHM_POOL_REQUEST_V1_REASON_UNEXPECTED_SEAL: return "unexpected_seal";
-	case WLSEAL_SHM_POOL_REQUEST_V1_REASON_MAP_FAILED: return "map_failed";
-	}
-	return "unknown";
-}
-
 /* "F_SEAL_SHRINK|F_SEAL_GROW" for the messages. */
 static void seal_names(uint32_t seals, char *buf, size_t len)
 {

@@ -60,7 +60,6 @@ struct wlseal_shm_verdict {
 /* Returns verdict->reason: 0 when the fd may back @size bytes. */
 uint32_t wlseal_shm_check(const struct wlseal_shm_policy *policy, int fd,
 			  int64_t size, struct wlseal_shm_verdict *verdict);
-const char *wlseal_shm_reason_name(uint32_t reason);
 void wlseal_shm_refuse(struct wl_resource *resource, uint32_t code,
 		       const char *request, const char *why);
 
