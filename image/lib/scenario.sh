@@ -50,8 +50,15 @@ tap_done() {
 
 # --- compositor scenarios ----------------------------------------------------
 
-# display_mode: the connector's preferred mode, e.g. 1024x768.
-display_mode() { cat /sys/class/drm/card0-*/modes 2>/dev/null | head -n 1; }
+# display_mode: the mode in use, e.g. 1024x768: wlseal.mode= from the kernel
+# command line (run-vm --size), else the connector's preferred mode.
+display_mode() {
+	if [ -n "${WLSEAL_MODE:-}" ]; then
+		echo "$WLSEAL_MODE"
+	else
+		cat /sys/class/drm/card0-*/modes 2>/dev/null | head -n 1
+	fi
+}
 
 # start_compositor OUT ERR ARGS...: start wlseal-compositor on
 # $WAYLAND_DISPLAY with --print-frames (frames to OUT, log to ERR) and wait
@@ -61,7 +68,9 @@ start_compositor() {
 	_err=$2
 	shift 2
 	: >"$_out"
-	wlseal-compositor --socket="$WAYLAND_DISPLAY" --print-frames "$@" >"$_out" 2>"$_err" &
+	# On DRM, --size picks the connector mode of that size.
+	wlseal-compositor --socket="$WAYLAND_DISPLAY" --print-frames \
+		${WLSEAL_MODE:+--size="$WLSEAL_MODE"} "$@" >"$_out" 2>"$_err" &
 	COMP=$!
 	wlseal-wait-line --pid "$COMP" "$_err" "ready WAYLAND_DISPLAY" 30 >/dev/null || {
 		echo "# compositor did not start:"

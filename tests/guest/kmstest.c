@@ -44,12 +44,29 @@ static void die(const char *what, int err)
 }
 
 /*
- * A connector is usable when a monitor is attached and it has a mode; the
- * first mode is the preferred one (QEMU puts xres x yres there). Its
- * current encoder's CRTC is reused, otherwise the first CRTC the encoder
- * can drive.
+ * A connector is usable when a monitor is attached and it has a mode. The
+ * mode is the one of the requested size (want_w x want_h) when given,
+ * else the first, preferred one (QEMU puts xres x yres there; a QEMU GTK
+ * window may change it to its own size). Its current encoder's CRTC is
+ * reused, otherwise the first CRTC the encoder can drive.
  */
-static void find_output(struct kms *k)
+static bool pick_mode(drmModeConnector *c, uint32_t want_w, uint32_t want_h,
+		      drmModeModeInfo *mode)
+{
+	if (!want_w) {
+		*mode = c->modes[0];
+		return true;
+	}
+	for (int i = 0; i < c->count_modes; i++) {
+		if (c->modes[i].hdisplay == want_w && c->modes[i].vdisplay == want_h) {
+			*mode = c->modes[i];
+			return true;
+		}
+	}
+	return false;
+}
+
+static void find_output(struct kms *k, uint32_t want_w, uint32_t want_h)
 {
 	drmModeRes *res = drmModeGetResources(k->fd);
 
@@ -65,8 +82,13 @@ static void find_output(struct kms *k)
 			drmModeFreeConnector(c);
 			continue;
 		}
+		if (!pick_mode(c, want_w, want_h, &k->mode)) {
+			fprintf(stderr, "wlseal-kmstest: connector %u has no %ux%u mode\n",
+				c->connector_id, want_w, want_h);
+			drmModeFreeConnector(c);
+			continue;
+		}
 		k->conn_id = c->connector_id;
-		k->mode = c->modes[0];
 		enc = drmModeGetEncoder(k->fd, c->encoder_id ? c->encoder_id : c->encoders[0]);
 		if (enc && enc->crtc_id) {
 			k->crtc_id = enc->crtc_id;
@@ -169,11 +191,12 @@ static void wait_for_screenshot(const char *tag, uint32_t w, uint32_t h, uint32_
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: wlseal-kmstest [--device PATH] [--tag NAME] [--no-wait]\n"
+		"usage: wlseal-kmstest [--device PATH] [--mode WxH] [--tag NAME] [--no-wait]\n"
 		"Draw the wlseal test pattern on the first connected output with\n"
 		"two page flips, print 'WLSEAL-SCREENSHOT TAG WxH CRC32' and keep it\n"
 		"on screen until a line 'WLSEAL-ACK TAG' arrives on stdin.\n"
 		"  --device PATH  DRM device (default /dev/dri/card0)\n"
+		"  --mode WxH     use the connector's mode of that size (default: preferred)\n"
 		"  --tag NAME     screenshot tag (default kms-pattern)\n"
 		"  --no-wait      exit right after the second flip\n");
 }
@@ -182,6 +205,7 @@ int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "device", required_argument, NULL, 'd' },
+		{ "mode", required_argument, NULL, 'm' },
 		{ "tag", required_argument, NULL, 't' },
 		{ "no-wait", no_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
@@ -190,11 +214,18 @@ int main(int argc, char **argv)
 	const char *device = "/dev/dri/card0", *tag = "kms-pattern";
 	bool wait = true;
 	struct kms k = { 0 };
+	uint32_t want_w = 0, want_h = 0;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "d:t:nh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "d:m:t:nh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'd': device = optarg; break;
+		case 'm':
+			if (sscanf(optarg, "%ux%u", &want_w, &want_h) != 2 || !want_w || !want_h) {
+				fprintf(stderr, "wlseal-kmstest: bad --mode '%s', expected WxH\n", optarg);
+				return 2;
+			}
+			break;
 		case 't': tag = optarg; break;
 		case 'n': wait = false; break;
 		case 'h': usage(stdout); return 0;
@@ -205,7 +236,7 @@ int main(int argc, char **argv)
 	k.fd = open(device, O_RDWR | O_CLOEXEC);
 	if (k.fd < 0)
 		die(device, errno);
-	find_output(&k);
+	find_output(&k, want_w, want_h);
 	create_fb(&k, &k.fb[0]);
 	create_fb(&k, &k.fb[1]);
 	printf("wlseal-kmstest: connector %u crtc %u mode %ux%u@%u\n", k.conn_id,
