@@ -52,31 +52,33 @@ static void log_handler(const char *fmt, va_list ap)
 		fprintf(stderr, "libwayland: %s", line);
 }
 
-void note(struct outcome *o, const char *fmt, ...)
+/* Append to the outcome's note, "; "-separated. */
+static void vnote(struct outcome *o, const char *fmt, va_list ap)
 {
 	size_t len = strlen(o->note);
-	va_list ap;
 
 	if (len && len + 2 < sizeof(o->note)) {
 		strcat(o->note, "; ");
 		len += 2;
 	}
-	va_start(ap, fmt);
 	vsnprintf(o->note + len, sizeof(o->note) - len, fmt, ap);
+}
+
+void note(struct outcome *o, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vnote(o, fmt, ap);
 	va_end(ap);
 }
 
 void fail_setup(struct outcome *o, const char *fmt, ...)
 {
-	size_t len = strlen(o->note);
 	va_list ap;
 
-	if (len && len + 2 < sizeof(o->note)) {
-		strcat(o->note, "; ");
-		len += 2;
-	}
 	va_start(ap, fmt);
-	vsnprintf(o->note + len, sizeof(o->note) - len, fmt, ap);
+	vnote(o, fmt, ap);
 	va_end(ap);
 	o->result = RES_ERROR;
 }

@@ -210,9 +210,8 @@ static void run_directory_fd(struct attack *a, struct outcome *o)
 	show_and_close(a, o, open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
 }
 
-/* A properly sealed memfd, passed as an O_PATH fd: it names the file but
- * allows neither fcntl(F_GET_SEALS) nor mmap. */
-static void run_opath_fd(struct attack *a, struct outcome *o)
+/* A properly sealed memfd, reopened with @flags and passed instead. */
+static void show_reopened(struct attack *a, struct outcome *o, int flags)
 {
 	int fd = att_memfd(ATT_SIZE, MFD_ALLOW_SEALING, F_SEAL_SHRINK);
 
@@ -220,35 +219,27 @@ static void run_opath_fd(struct attack *a, struct outcome *o)
 		fail_setup(o, "memfd: %s", strerror(errno));
 		return;
 	}
-	show_and_close(a, o, reopen(fd, O_PATH));
+	show_and_close(a, o, reopen(fd, flags));
 	close(fd);
 }
 
-/* Sealed correctly, but opened write-only: the seal check passes, a
- * PROT_READ mapping must fail (EACCES) and be handled. */
+/* O_PATH names the file but allows neither fcntl(F_GET_SEALS) nor mmap. */
+static void run_opath_fd(struct attack *a, struct outcome *o)
+{
+	show_reopened(a, o, O_PATH);
+}
+
+/* Write-only: the seal check passes, a PROT_READ mapping must fail
+ * (EACCES) and be handled. */
 static void run_write_only_fd(struct attack *a, struct outcome *o)
 {
-	int fd = att_memfd(ATT_SIZE, MFD_ALLOW_SEALING, F_SEAL_SHRINK);
-
-	if (fd < 0) {
-		fail_setup(o, "memfd: %s", strerror(errno));
-		return;
-	}
-	show_and_close(a, o, reopen(fd, O_WRONLY));
-	close(fd);
+	show_reopened(a, o, O_WRONLY);
 }
 
 /* Sealed and read-only: all a PROT_READ compositor needs. */
 static void run_read_only_fd(struct attack *a, struct outcome *o)
 {
-	int fd = att_memfd(ATT_SIZE, MFD_ALLOW_SEALING, F_SEAL_SHRINK);
-
-	if (fd < 0) {
-		fail_setup(o, "memfd: %s", strerror(errno));
-		return;
-	}
-	show_and_close(a, o, reopen(fd, O_RDONLY));
-	close(fd);
+	show_reopened(a, o, O_RDONLY);
 }
 
 /* --- sizes: the pool promises more than the file holds -------------------------- */

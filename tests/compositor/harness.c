@@ -308,3 +308,23 @@ bool has_signal_handler(pid_t pid, int sig)
 	/* Signal n is bit n - 1 of the mask. */
 	return mask & (1ull << (sig - 1));
 }
+
+int harness_main(const char *prog, const struct harness_test *tests, size_t n,
+		 int argc, char **argv)
+{
+	/* A dead compositor must fail a test, not kill it. */
+	signal(SIGPIPE, SIG_IGN);
+	if (argc == 2 && !strcmp(argv[1], "--list")) {
+		for (size_t i = 0; i < n; i++)
+			printf("%s\n", tests[i].name);
+		return 0;
+	}
+	for (size_t i = 0; argc == 2 && i < n; i++) {
+		if (!strcmp(argv[1], tests[i].name)) {
+			tests[i].run();
+			return 0;
+		}
+	}
+	fprintf(stderr, "usage: %s --list | TEST\n", prog);
+	return 2;
+}

@@ -62,4 +62,12 @@ void comp_stop(struct comp *c);
 /* Bit of @sig in the SigCgt mask of @pid. */
 bool has_signal_handler(pid_t pid, int sig);
 
+/* A test program's cases: "PROG --list" names them, "PROG NAME" runs one. */
+struct harness_test {
+	const char *name;
+	void (*run)(void);
+};
+int harness_main(const char *prog, const struct harness_test *tests, size_t n,
+		 int argc, char **argv);
+
 #endif

@@ -739,10 +739,7 @@ static void test_help(void)
 	      "wlseal-client --help");
 }
 
-static const struct {
-	const char *name;
-	void (*run)(void);
-} tests[] = {
+static const struct harness_test tests[] = {
 	{ "help", test_help },
 	{ "sealed-pool-accepted", test_sealed_pool },
 	{ "unsealed-refused", test_unsealed },
@@ -768,21 +765,6 @@ static const struct {
 
 int main(int argc, char **argv)
 {
-	size_t i;
-
-	/* A dead compositor must fail a test, not kill it. */
-	signal(SIGPIPE, SIG_IGN);
-	if (argc == 2 && !strcmp(argv[1], "--list")) {
-		for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
-			printf("%s\n", tests[i].name);
-		return 0;
-	}
-	for (i = 0; argc == 2 && i < sizeof(tests) / sizeof(tests[0]); i++) {
-		if (!strcmp(argv[1], tests[i].name)) {
-			tests[i].run();
-			return 0;
-		}
-	}
-	fprintf(stderr, "usage: test-compositor --list | TEST\n");
-	return 2;
+	return harness_main("test-compositor", tests, sizeof(tests) / sizeof(tests[0]),
+			    argc, argv);
 }

@@ -541,10 +541,7 @@ static void test_attack_ext(void)
 	comp_stop(&c);
 }
 
-static const struct {
-	const char *name;
-	void (*run)(void);
-} tests[] = {
+static const struct harness_test tests[] = {
 	{ "attack-ext", test_attack_ext },
 	{ "reasons", test_reasons },
 	{ "core-still-fatal", test_core_still_fatal },
@@ -556,20 +553,6 @@ static const struct {
 
 int main(int argc, char **argv)
 {
-	size_t i;
-
-	signal(SIGPIPE, SIG_IGN);
-	if (argc == 2 && !strcmp(argv[1], "--list")) {
-		for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
-			printf("%s\n", tests[i].name);
-		return 0;
-	}
-	for (i = 0; argc == 2 && i < sizeof(tests) / sizeof(tests[0]); i++) {
-		if (!strcmp(argv[1], tests[i].name)) {
-			tests[i].run();
-			return 0;
-		}
-	}
-	fprintf(stderr, "usage: test-protocol --list | TEST\n");
-	return 2;
+	return harness_main("test-protocol", tests, sizeof(tests) / sizeof(tests[0]),
+			    argc, argv);
 }
