@@ -62,7 +62,12 @@ struct wlseal_options {
 	const char *screenshot;	/* PNG path */
 	uint64_t screenshot_frame; /* 0: only on SIGUSR1 */
 	int exit_after;		/* seconds, 0: never */
+	int max_pools_per_client; /* live wl_shm_pools per client */
 };
+
+/* File descriptors kept free for new clients, DRM and the event loop: a
+ * pool is refused when the fd it arrived on is this close to the limit. */
+#define WLSEAL_FD_RESERVE 128
 
 /* The background every frame starts from (opaque, a8r8g8b8). */
 #define WLSEAL_BACKGROUND 0xff203040u

@@ -169,6 +169,9 @@ static void usage(FILE *f)
 "  --screenshot=PATH        PNG written on SIGUSR1 and at --screenshot-frame\n"
 "  --screenshot-frame=N     write --screenshot when frame N is shown\n"
 "  --exit-after=SECONDS     exit after that long\n"
+"  --max-pools-per-client=N live wl_shm pools one client may hold (default\n"
+"                           1024); each pool keeps an fd open, so without a\n"
+"                           budget one client could take them all\n"
 "  --verbose                log mapping and per-frame details\n"
 "  --help                   show this help\n"
 "\n"
@@ -197,6 +200,7 @@ static bool parse_options(int argc, char **argv, struct wlseal_options *o)
 {
 	enum { O_BACKEND = 256, O_DRM_DEVICE, O_SIZE, O_SOCKET, O_SHM, O_POLICY,
 	       O_PRINT_FRAMES, O_SCREENSHOT, O_SCREENSHOT_FRAME, O_EXIT_AFTER,
+	       O_MAX_POOLS_PER_CLIENT,
 	       O_VERBOSE, O_HELP, O_REQUIRE_SEALS, O_ACCEPT_SEALS,
 	       O_MAX_POOL_SIZE, O_POLICY_FILE };
 	static const struct option longopts[] = {
@@ -210,6 +214,7 @@ static bool parse_options(int argc, char **argv, struct wlseal_options *o)
 		{ "screenshot", required_argument, NULL, O_SCREENSHOT },
 		{ "screenshot-frame", required_argument, NULL, O_SCREENSHOT_FRAME },
 		{ "exit-after", required_argument, NULL, O_EXIT_AFTER },
+		{ "max-pools-per-client", required_argument, NULL, O_MAX_POOLS_PER_CLIENT },
 		{ "verbose", no_argument, NULL, O_VERBOSE },
 		{ "help", no_argument, NULL, O_HELP },
 		{ "require-seals", required_argument, NULL, O_REQUIRE_SEALS },
@@ -290,6 +295,13 @@ static bool parse_options(int argc, char **argv, struct wlseal_options *o)
 		case O_EXIT_AFTER:
 			o->exit_after = atoi(optarg);
 			break;
+		case O_MAX_POOLS_PER_CLIENT:
+			o->max_pools_per_client = atoi(optarg);
+			if (o->max_pools_per_client < 1) {
+				fprintf(stderr, "--max-pools-per-client must be at least 1\n");
+				return false;
+			}
+			break;
 		case O_VERBOSE:
 			o->verbose = true;
 			break;
@@ -340,6 +352,7 @@ int main(int argc, char **argv)
 	int ret = 1;
 
 	o->drm_device = "/dev/dri/card0";
+	o->max_pools_per_client = 1024;
 	o->shm = WLSEAL_SHM_WLSEAL;
 	o->policy = WLSEAL_POLICY_SECURE;
 	if (!parse_options(argc, argv, o))

@@ -105,7 +105,8 @@ static void policy_create_pool(struct wl_client *client,
 
 	/* The protocol promises the fd is closed before the answer, so a
 	 * refused client holds the only reference to its file again. */
-	if (wlseal_shm_check(&server->policy, fd, size, &v)) {
+	if (wlseal_shm_budget(server, client, fd, &v) ||
+	    wlseal_shm_check(&server->policy, fd, size, &v)) {
 		close(fd);
 		refused(request, &v);
 		return;

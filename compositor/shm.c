@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -130,6 +131,37 @@ uint32_t wlseal_shm_check(const struct wlseal_shm_policy *policy, int fd,
 	return 0;
 }
 
+static enum wl_iterator_result count_pool(struct wl_resource *resource,
+					  void *data)
+{
+	if (!strcmp(wl_resource_get_class(resource), "wl_shm_pool"))
+		(*(int *)data)++;
+	return WL_ITERATOR_CONTINUE;
+}
+
+uint32_t wlseal_shm_budget(struct wlseal_server *server,
+			   struct wl_client *client, int fd,
+			   struct wlseal_shm_verdict *v)
+{
+	struct rlimit rl;
+	int pools = 0;
+
+	*v = (struct wlseal_shm_verdict){ .file_size = -1 };
+	/* The kernel hands out the lowest free fd number, so the number
+	 * this fd arrived on tells how full the table is. */
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+	    (rlim_t)fd + WLSEAL_FD_RESERVE >= rl.rlim_cur)
+		return refuse(v, WLSEAL_SHM_POOL_REQUEST_V1_REASON_OUT_OF_RESOURCES,
+			      "compositor near its file descriptor limit (fd %d of %llu)",
+			      fd, (unsigned long long)rl.rlim_cur);
+	wl_client_for_each_resource(client, count_pool, &pools);
+	if (pools >= server->opts.max_pools_per_client)
+		return refuse(v, WLSEAL_SHM_POOL_REQUEST_V1_REASON_OUT_OF_RESOURCES,
+			      "too many pools (%d live, limit %d per client)",
+			      pools, server->opts.max_pools_per_client);
+	return 0;
+}
+
 static void shm_create_pool(struct wl_client *client,
 			    struct wl_resource *resource, uint32_t id,
 			    int32_t fd, int32_t size)
@@ -146,7 +178,8 @@ static void shm_create_pool(struct wl_client *client,
 		close(fd);
 		return;
 	}
-	if (wlseal_shm_check(&server->policy, fd, size, &v)) {
+	if (wlseal_shm_budget(server, client, fd, &v) ||
+	    wlseal_shm_check(&server->policy, fd, size, &v)) {
 		wlseal_shm_refuse(resource, WL_SHM_ERROR_INVALID_FD,
 				  "wl_shm.create_pool", v.message);
 		close(fd);

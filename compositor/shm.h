@@ -60,6 +60,15 @@ struct wlseal_shm_verdict {
 /* Returns verdict->reason: 0 when the fd may back @size bytes. */
 uint32_t wlseal_shm_check(const struct wlseal_shm_policy *policy, int fd,
 			  int64_t size, struct wlseal_shm_verdict *verdict);
+/*
+ * shm.c: the fd budget, checked before the seal check on every new pool:
+ * at most --max-pools-per-client live pools per client, and never a pool
+ * that would leave fewer than WLSEAL_FD_RESERVE fds free. Returns
+ * verdict->reason (OUT_OF_RESOURCES) or 0.
+ */
+uint32_t wlseal_shm_budget(struct wlseal_server *server,
+			   struct wl_client *client, int fd,
+			   struct wlseal_shm_verdict *verdict);
 void wlseal_shm_refuse(struct wl_resource *resource, uint32_t code,
 		       const char *request, const char *why);
 

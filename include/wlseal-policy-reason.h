@@ -21,6 +21,7 @@ static inline const char *wlseal_policy_reason_name(uint32_t reason)
 	case WLSEAL_SHM_POOL_REQUEST_V1_REASON_TOO_LARGE: return "too_large";
 	case WLSEAL_SHM_POOL_REQUEST_V1_REASON_UNEXPECTED_SEAL: return "unexpected_seal";
 	case WLSEAL_SHM_POOL_REQUEST_V1_REASON_MAP_FAILED: return "map_failed";
+	case WLSEAL_SHM_POOL_REQUEST_V1_REASON_OUT_OF_RESOURCES: return "out_of_resources";
 	}
 	return "unknown";
 }

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
+#include <sys/resource.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -171,6 +172,95 @@ static void refused_pool(const char *what, int fd, int32_t size,
 	expect_error(&raw, what, "wl_shm", WL_SHM_ERROR_INVALID_FD, reason);
 	raw_disconnect(&raw);
 	expect_refusal_logged(&c, "wl_shm.create_pool", reason);
+	expect_alive(&c);
+	comp_stop(&c);
+}
+
+/*
+ * Each pool keeps an fd open in the compositor: one client must not be able
+ * to take them all. Past --max-pools-per-client live pools the next one is
+ * refused, and another client still gets its pool.
+ */
+static void test_pool_budget(void)
+{
+	static const char *const budget[] = { "--max-pools-per-client=20", NULL };
+	struct comp c;
+	struct raw greedy, other;
+
+	comp_start(&c, budget);
+	raw_connect(&greedy);
+	for (int i = 0; i < 20; i++) {
+		int fd = make_memfd(4096, F_SEAL_SHRINK);
+
+		wl_shm_create_pool(greedy.shm, fd, 4096);
+		close(fd);
+	}
+	expect_accepted(&greedy, "20 live pools");
+	raw_connect(&other);
+	{
+		int fd = make_memfd(4096, F_SEAL_SHRINK);
+
+		wl_shm_create_pool(greedy.shm, fd, 4096);
+		close(fd);
+	}
+	expect_error(&greedy, "a 21st live pool", "wl_shm", WL_SHM_ERROR_INVALID_FD,
+		     "too many pools (20 live, limit 20 per client)");
+	expect_refusal_logged(&c, "wl_shm.create_pool", "too many pools");
+	raw_disconnect(&greedy);
+	{
+		int fd = make_memfd(4096, F_SEAL_SHRINK);
+
+		wl_shm_create_pool(other.shm, fd, 4096);
+		close(fd);
+	}
+	expect_accepted(&other, "another client's pool beside the greedy one");
+	raw_disconnect(&other);
+	expect_alive(&c);
+	comp_stop(&c);
+}
+
+/*
+ * Whatever the per-client budget, pools stop before the compositor's fd
+ * table is full: it keeps WLSEAL_FD_RESERVE fds for new clients. Run it
+ * under a hard limit of 256 fds (inherited from this test process).
+ */
+static void test_fd_reserve(void)
+{
+	static const char *const budget[] = { "--max-pools-per-client=100000", NULL };
+	struct rlimit rl = { .rlim_cur = 256, .rlim_max = 256 };
+	struct comp c;
+	struct raw greedy, late;
+	int sent;
+
+	if (setrlimit(RLIMIT_NOFILE, &rl) < 0)
+		fail("setrlimit: %s", strerror(errno));
+	comp_start(&c, budget);
+	raw_connect(&greedy);
+	for (sent = 0; sent < 300; sent++) {
+		int fd = make_memfd(4096, F_SEAL_SHRINK);
+
+		wl_shm_create_pool(greedy.shm, fd, 4096);
+		close(fd);
+		if (sent % 20 == 19 && wl_display_roundtrip(greedy.display) < 0)
+			break;
+	}
+	check(sent < 256 - 128,
+	      "refused after %d pools, before the last 128 of 256 fds", sent);
+	{
+		const struct wl_interface *iface = NULL;
+		uint32_t id, code;
+
+		code = wl_display_get_protocol_error(greedy.display, &iface, &id);
+		check(wl_display_get_error(greedy.display) == EPROTO && iface &&
+		      !strcmp(iface->name, "wl_shm") && code == WL_SHM_ERROR_INVALID_FD &&
+		      strstr(last_client_log, "compositor near its file descriptor limit"),
+		      "refused: %s error %u, message '%s'", iface ? iface->name : "?",
+		      code, strtok(last_client_log, "\n"));
+	}
+	raw_connect(&late);
+	expect_accepted(&late, "a new client while the greedy one held its pools");
+	raw_disconnect(&late);
+	raw_disconnect(&greedy);
 	expect_alive(&c);
 	comp_stop(&c);
 }
@@ -742,6 +832,8 @@ static void test_help(void)
 static const struct harness_test tests[] = {
 	{ "help", test_help },
 	{ "sealed-pool-accepted", test_sealed_pool },
+	{ "pool-budget", test_pool_budget },
+	{ "fd-reserve", test_fd_reserve },
 	{ "unsealed-refused", test_unsealed },
 	{ "grow-only-refused", test_grow_only },
 	{ "write-only-refused", test_write_only },

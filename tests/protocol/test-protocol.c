@@ -32,6 +32,11 @@
 static const char *const reachable[] = {
 	"--max-pool-size=1048576", "--accept-seals=seal,shrink,grow,write", NULL
 };
+/* The same, with a pool budget small enough to reach out_of_resources. */
+static const char *const reachable_budget[] = {
+	"--max-pool-size=1048576", "--accept-seals=seal,shrink,grow,write",
+	"--max-pools-per-client=2", NULL
+};
 
 /* ---- a raw client that may or may not bind the extension ---- */
 
@@ -238,7 +243,7 @@ static void test_reasons(void)
 	int p[2], fd;
 	char path[64];
 
-	comp_start(&c, reachable);
+	comp_start(&c, reachable_budget);
 	raw_connect(&raw, true);
 	check(raw.required == F_SEAL_SHRINK &&
 	      raw.accepted == (F_SEAL_SEAL | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE) &&
@@ -282,6 +287,12 @@ static void test_reasons(void)
 	wl_shm_pool_create_buffer(a.pool, 0, 64, 64, 256, WL_SHM_FORMAT_XRGB8888);
 	check(wl_display_roundtrip(raw.display) >= 0,
 	      "a buffer from the created wl_shm_pool is accepted");
+	/* The fd budget: this compositor allows 2 live pools per client. */
+	ext_pool(&raw, make_memfd(16384, F_SEAL_SHRINK), 16384, &a);
+	check(a.pool != NULL, "a second live pool: created");
+	expect_refused(&raw, "a third live pool", make_memfd(16384, F_SEAL_SHRINK), 16384,
+		       WLSEAL_SHM_POOL_REQUEST_V1_REASON_OUT_OF_RESOURCES, 0,
+		       "too many pools (2 live, limit 2 per client)");
 	check(proc_wait(&c.p, NULL, "refused (non-fatal) client pid=", TIMEOUT_MS,
 			NULL, 0) &&
 	      proc_wait(&c.p, NULL, "reason=unexpected_seal", TIMEOUT_MS, NULL, 0),
