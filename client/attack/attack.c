@@ -419,6 +419,16 @@ fail:
 	return -1;
 }
 
+int att_memfd_or_fail(struct outcome *o, size_t size, unsigned int mfd_flags,
+		      int seals)
+{
+	int fd = att_memfd(size, mfd_flags, seals);
+
+	if (fd < 0)
+		fail_setup(o, "memfd: %s", strerror(errno));
+	return fd;
+}
+
 struct wl_buffer *att_buffer(struct attack *a, struct wl_shm_pool *pool,
 			     int32_t offset, int32_t w, int32_t h,
 			     int32_t stride, uint32_t format)

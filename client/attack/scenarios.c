@@ -213,12 +213,10 @@ static void run_directory_fd(struct attack *a, struct outcome *o)
 /* A properly sealed memfd, reopened with @flags and passed instead. */
 static void show_reopened(struct attack *a, struct outcome *o, int flags)
 {
-	int fd = att_memfd(ATT_SIZE, MFD_ALLOW_SEALING, F_SEAL_SHRINK);
+	int fd = att_memfd_or_fail(o, ATT_SIZE, MFD_ALLOW_SEALING, F_SEAL_SHRINK);
 
-	if (fd < 0) {
-		fail_setup(o, "memfd: %s", strerror(errno));
+	if (fd < 0)
 		return;
-	}
 	show_and_close(a, o, reopen(fd, flags));
 	close(fd);
 }
@@ -262,26 +260,22 @@ static void run_pool_larger_than_file(struct attack *a, struct outcome *o)
 {
 	/* One sealed page; a 1 MiB pool; the buffer at the far end, where
 	 * every read is past the end of the file: SIGBUS without a check. */
-	int fd = att_memfd(4096, MFD_ALLOW_SEALING, F_SEAL_SHRINK);
+	int fd = att_memfd_or_fail(o, 4096, MFD_ALLOW_SEALING, F_SEAL_SHRINK);
 
-	if (fd < 0) {
-		fail_setup(o, "memfd: %s", strerror(errno));
+	if (fd < 0)
 		return;
-	}
 	show_fd(a, fd, MIB, MIB - ATT_SIZE, 2, NULL);
 	close(fd);
 }
 
 static void run_resize_past_file(struct attack *a, struct outcome *o)
 {
-	int fd = att_memfd(ATT_SIZE, MFD_ALLOW_SEALING, F_SEAL_SHRINK);
+	int fd = att_memfd_or_fail(o, ATT_SIZE, MFD_ALLOW_SEALING, F_SEAL_SHRINK);
 	struct wl_shm_pool *pool;
 	struct wl_buffer *buf;
 
-	if (fd < 0) {
-		fail_setup(o, "memfd: %s", strerror(errno));
+	if (fd < 0)
 		return;
-	}
 	pool = show_fd(a, fd, ATT_SIZE, 0, 1, NULL);
 	if (wl_display_get_error(a->display))
 		goto out;
@@ -297,14 +291,12 @@ out:
 
 static void run_resize_shrink(struct attack *a, struct outcome *o)
 {
-	int fd = att_memfd(ATT_SIZE, MFD_ALLOW_SEALING, F_SEAL_SHRINK);
+	int fd = att_memfd_or_fail(o, ATT_SIZE, MFD_ALLOW_SEALING, F_SEAL_SHRINK);
 	struct wl_shm_pool *pool;
 	struct wl_buffer *buf;
 
-	if (fd < 0) {
-		fail_setup(o, "memfd: %s", strerror(errno));
+	if (fd < 0)
 		return;
-	}
 	pool = show_fd(a, fd, ATT_SIZE, 0, 1, &buf);
 	if (!wl_display_get_error(a->display)) {
 		wl_shm_pool_resize(pool, 4096);
@@ -443,14 +435,12 @@ static void run_huge_buffer(struct attack *a, struct outcome *o)
 /* The seal makes the kernel refuse the shrink: assert it, keep showing. */
 static void run_truncate_after_attach(struct attack *a, struct outcome *o)
 {
-	int fd = att_memfd(ATT_SIZE, MFD_ALLOW_SEALING, F_SEAL_SHRINK);
+	int fd = att_memfd_or_fail(o, ATT_SIZE, MFD_ALLOW_SEALING, F_SEAL_SHRINK);
 	struct wl_buffer *buf;
 	int fd2;
 
-	if (fd < 0) {
-		fail_setup(o, "memfd: %s", strerror(errno));
+	if (fd < 0)
 		return;
-	}
 	show_fd(a, fd, ATT_SIZE, 0, 1, &buf);
 	if (wl_display_get_error(a->display))
 		goto out;
@@ -481,13 +471,11 @@ out:
  */
 static void run_truncate_unsealed(struct attack *a, struct outcome *o)
 {
-	int fd = att_memfd(ATT_SIZE, MFD_ALLOW_SEALING, 0);
+	int fd = att_memfd_or_fail(o, ATT_SIZE, MFD_ALLOW_SEALING, 0);
 	struct wl_buffer *buf;
 
-	if (fd < 0) {
-		fail_setup(o, "memfd: %s", strerror(errno));
+	if (fd < 0)
 		return;
-	}
 	show_fd(a, fd, ATT_SIZE, 0, 1, &buf);
 	if (wl_display_get_error(a->display))
 		goto out;
@@ -503,14 +491,12 @@ out:
 /* The same, truncated before the compositor has seen a single pixel. */
 static void run_truncate_before_commit(struct attack *a, struct outcome *o)
 {
-	int fd = att_memfd(ATT_SIZE, MFD_ALLOW_SEALING, 0);
+	int fd = att_memfd_or_fail(o, ATT_SIZE, MFD_ALLOW_SEALING, 0);
 	struct wl_shm_pool *pool;
 	struct wl_buffer *buf;
 
-	if (fd < 0) {
-		fail_setup(o, "memfd: %s", strerror(errno));
+	if (fd < 0)
 		return;
-	}
 	pool = show_fd(a, fd, ATT_SIZE, 0, 0, NULL);
 	if (wl_display_get_error(a->display))
 		goto out;
@@ -527,13 +513,11 @@ out:
 
 static void run_punch_hole(struct attack *a, struct outcome *o)
 {
-	int fd = att_memfd(ATT_SIZE, MFD_ALLOW_SEALING, F_SEAL_SHRINK);
+	int fd = att_memfd_or_fail(o, ATT_SIZE, MFD_ALLOW_SEALING, F_SEAL_SHRINK);
 	struct wl_buffer *buf;
 
-	if (fd < 0) {
-		fail_setup(o, "memfd: %s", strerror(errno));
+	if (fd < 0)
 		return;
-	}
 	show_fd(a, fd, ATT_SIZE, 0, 1, &buf);
 	if (wl_display_get_error(a->display))
 		goto out;
@@ -550,13 +534,11 @@ out:
 
 static void run_fallocate(struct attack *a, struct outcome *o)
 {
-	int fd = att_memfd(ATT_SIZE, MFD_ALLOW_SEALING, F_SEAL_SHRINK);
+	int fd = att_memfd_or_fail(o, ATT_SIZE, MFD_ALLOW_SEALING, F_SEAL_SHRINK);
 	struct wl_buffer *buf;
 
-	if (fd < 0) {
-		fail_setup(o, "memfd: %s", strerror(errno));
+	if (fd < 0)
 		return;
-	}
 	show_fd(a, fd, ATT_SIZE, 0, 1, &buf);
 	if (wl_display_get_error(a->display))
 		goto out;
@@ -659,14 +641,12 @@ out:
 static void bad_buffer(struct attack *a, struct outcome *o, int32_t offset,
 		       int32_t w, int32_t h, int32_t stride, uint32_t format)
 {
-	int fd = att_memfd(ATT_SIZE, MFD_ALLOW_SEALING, F_SEAL_SHRINK);
+	int fd = att_memfd_or_fail(o, ATT_SIZE, MFD_ALLOW_SEALING, F_SEAL_SHRINK);
 	struct wl_shm_pool *pool;
 	struct wl_buffer *buf;
 
-	if (fd < 0) {
-		fail_setup(o, "memfd: %s", strerror(errno));
+	if (fd < 0)
 		return;
-	}
 	pool = wl_shm_create_pool(a->shm, fd, ATT_SIZE);
 	close(fd);
 	buf = wl_shm_pool_create_buffer(pool, offset, w, h, stride, format);
@@ -749,15 +729,13 @@ static void run_many_pools(struct attack *a, struct outcome *o)
 
 static void run_many_buffers(struct attack *a, struct outcome *o)
 {
-	int fd = att_memfd(ATT_SIZE, MFD_ALLOW_SEALING, F_SEAL_SHRINK);
+	int fd = att_memfd_or_fail(o, ATT_SIZE, MFD_ALLOW_SEALING, F_SEAL_SHRINK);
 	struct wl_shm_pool *pool;
 	struct wl_buffer *buf = NULL;
 	int n;
 
-	if (fd < 0) {
-		fail_setup(o, "memfd: %s", strerror(errno));
+	if (fd < 0)
 		return;
-	}
 	pool = wl_shm_create_pool(a->shm, fd, ATT_SIZE);
 	close(fd);
 	for (n = 0; n < 20000; n++) {
@@ -778,14 +756,12 @@ static void run_many_buffers(struct attack *a, struct outcome *o)
  * (Mir #2643/#2645: clients create, commit and destroy right away). */
 static void run_destroy_pool_while_attached(struct attack *a, struct outcome *o)
 {
-	int fd = att_memfd(ATT_SIZE, MFD_ALLOW_SEALING, F_SEAL_SHRINK);
+	int fd = att_memfd_or_fail(o, ATT_SIZE, MFD_ALLOW_SEALING, F_SEAL_SHRINK);
 	struct wl_shm_pool *pool;
 	struct wl_buffer *buf;
 
-	if (fd < 0) {
-		fail_setup(o, "memfd: %s", strerror(errno));
+	if (fd < 0)
 		return;
-	}
 	pool = show_fd(a, fd, ATT_SIZE, 0, 1, &buf);
 	close(fd);
 	if (wl_display_get_error(a->display))
@@ -796,14 +772,12 @@ static void run_destroy_pool_while_attached(struct attack *a, struct outcome *o)
 
 static void run_destroy_buffer_while_attached(struct attack *a, struct outcome *o)
 {
-	int fd = att_memfd(ATT_SIZE, MFD_ALLOW_SEALING, F_SEAL_SHRINK);
+	int fd = att_memfd_or_fail(o, ATT_SIZE, MFD_ALLOW_SEALING, F_SEAL_SHRINK);
 	struct wl_shm_pool *pool;
 	struct wl_buffer *buf;
 
-	if (fd < 0) {
-		fail_setup(o, "memfd: %s", strerror(errno));
+	if (fd < 0)
 		return;
-	}
 	pool = show_fd(a, fd, ATT_SIZE, 0, 0, NULL);
 	close(fd);
 	if (wl_display_get_error(a->display))
@@ -826,14 +800,12 @@ static void run_destroy_buffer_while_attached(struct attack *a, struct outcome *
 /* Two pools on one fd; one destroyed; the other shown. */
 static void run_two_pools_one_fd(struct attack *a, struct outcome *o)
 {
-	int fd = att_memfd(ATT_SIZE, MFD_ALLOW_SEALING, F_SEAL_SHRINK);
+	int fd = att_memfd_or_fail(o, ATT_SIZE, MFD_ALLOW_SEALING, F_SEAL_SHRINK);
 	struct wl_shm_pool *p1;
 	struct wl_buffer *buf;
 
-	if (fd < 0) {
-		fail_setup(o, "memfd: %s", strerror(errno));
+	if (fd < 0)
 		return;
-	}
 	p1 = wl_shm_create_pool(a->shm, fd, ATT_SIZE);
 	show_fd(a, fd, ATT_SIZE, 0, 1, &buf);
 	close(fd);
@@ -844,14 +816,12 @@ static void run_two_pools_one_fd(struct attack *a, struct outcome *o)
 /* Leave with a half-written wl_surface.commit in the socket. */
 static void run_disconnect_mid_commit(struct attack *a, struct outcome *o)
 {
-	int fd = att_memfd(ATT_SIZE, MFD_ALLOW_SEALING, F_SEAL_SHRINK);
+	int fd = att_memfd_or_fail(o, ATT_SIZE, MFD_ALLOW_SEALING, F_SEAL_SHRINK);
 	struct wl_buffer *buf;
 	uint32_t msg[2];
 
-	if (fd < 0) {
-		fail_setup(o, "memfd: %s", strerror(errno));
+	if (fd < 0)
 		return;
-	}
 	show_fd(a, fd, ATT_SIZE, 0, 1, &buf);
 	close(fd);
 	if (wl_display_get_error(a->display))
@@ -957,7 +927,7 @@ static void run_future_write_sealed(struct attack *a, struct outcome *o)
 
 static void run_damage_extremes(struct attack *a, struct outcome *o)
 {
-	int fd = att_memfd(ATT_SIZE, MFD_ALLOW_SEALING, F_SEAL_SHRINK);
+	int fd = att_memfd_or_fail(o, ATT_SIZE, MFD_ALLOW_SEALING, F_SEAL_SHRINK);
 	struct wl_buffer *buf;
 	static const int32_t r[][4] = {
 		{ INT32_MIN, INT32_MIN, INT32_MAX, INT32_MAX },
@@ -966,10 +936,8 @@ static void run_damage_extremes(struct attack *a, struct outcome *o)
 		{ 0, 0, INT32_MAX, 1 },
 	};
 
-	if (fd < 0) {
-		fail_setup(o, "memfd: %s", strerror(errno));
+	if (fd < 0)
 		return;
-	}
 	show_fd(a, fd, ATT_SIZE, 0, 1, &buf);
 	close(fd);
 	for (size_t i = 0; i < sizeof(r) / sizeof(r[0]); i++) {
