@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * shm.c - wlseal's own wl_shm global and its seal policy.
+ * check.c - the seal check and the fd budget, the verdicts every new or
+ * resized pool needs before it is mapped (shm.h).
  *
  * libwayland's wl_display_init_shm() maps whatever fd a client sends and
  * relies on a SIGBUS handler to survive a client that later truncates the
@@ -19,24 +20,11 @@
 #include <unistd.h>
 
 #include <wayland-server-core.h>
-#include <wayland-server-protocol.h>
 
-#include "compositor.h"
+#include "log.h"
 #include "shm.h"
 #include "wlseal-shm-policy-v1-server-protocol.h"
 #include "wlseal-seals.h"
-
-void wlseal_shm_refuse(struct wl_resource *resource, uint32_t code,
-		       const char *request, const char *why)
-{
-	struct wl_client *client = wl_resource_get_client(resource);
-
-	/* One log line per refusal, naming the client and the reason; the
-	 * same reason goes into the protocol error so the client sees it. */
-	wlseal_log("refused client pid=%d %s: %s",
-		   (int)wlseal_client_pid(client), request, why);
-	wl_resource_post_error(resource, code, "%s", why);
-}
 
 /* "F_SEAL_SHRINK|F_SEAL_GROW" for the messages. */
 static void seal_names(uint32_t seals, char *buf, size_t len)
@@ -139,7 +127,7 @@ static enum wl_iterator_result count_pool(struct wl_resource *resource,
 	return WL_ITERATOR_CONTINUE;
 }
 
-uint32_t wlseal_shm_budget(struct wlseal_server *server,
+uint32_t wlseal_shm_budget(const struct wlseal_shm *shm,
 			   struct wl_client *client, int fd,
 			   struct wlseal_shm_verdict *v)
 {
@@ -155,74 +143,21 @@ uint32_t wlseal_shm_budget(struct wlseal_server *server,
 			      "compositor near its file descriptor limit (fd %d of %llu)",
 			      fd, (unsigned long long)rl.rlim_cur);
 	wl_client_for_each_resource(client, count_pool, &pools);
-	if (pools >= server->opts.max_pools_per_client)
+	if (pools >= shm->max_pools_per_client)
 		return refuse(v, WLSEAL_SHM_POOL_REQUEST_V1_REASON_OUT_OF_RESOURCES,
 			      "too many pools (%d live, limit %d per client)",
-			      pools, server->opts.max_pools_per_client);
+			      pools, shm->max_pools_per_client);
 	return 0;
 }
 
-static void shm_create_pool(struct wl_client *client,
-			    struct wl_resource *resource, uint32_t id,
-			    int32_t fd, int32_t size)
+void wlseal_shm_refuse(struct wl_resource *resource, uint32_t code,
+		       const char *request, const char *why)
 {
-	struct wlseal_server *server = wl_resource_get_user_data(resource);
-	struct wlseal_shm_verdict v;
-	char why[160];
-	const char *map_why = NULL;
+	struct wl_client *client = wl_resource_get_client(resource);
 
-	if (size <= 0) {
-		snprintf(why, sizeof(why), "invalid pool size %d", size);
-		wlseal_shm_refuse(resource, WL_SHM_ERROR_INVALID_STRIDE,
-				  "wl_shm.create_pool", why);
-		close(fd);
-		return;
-	}
-	if (wlseal_shm_budget(server, client, fd, &v) ||
-	    wlseal_shm_check(&server->policy, fd, size, &v)) {
-		wlseal_shm_refuse(resource, WL_SHM_ERROR_INVALID_FD,
-				  "wl_shm.create_pool", v.message);
-		close(fd);
-		return;
-	}
-	/* The pool owns fd from here on, also on failure. */
-	if (!wlseal_pool_create(server, client, id, fd, size, v.write_sealed,
-				&map_why)) {
-		if (map_why)
-			wlseal_shm_refuse(resource, WL_SHM_ERROR_INVALID_FD,
-					  "wl_shm.create_pool", map_why);
-		else
-			wl_client_post_no_memory(client);
-	}
-}
-
-static const struct wl_shm_interface shm_impl = {
-	.create_pool = shm_create_pool,
-};
-
-static void shm_bind(struct wl_client *client, void *data, uint32_t version,
-		     uint32_t id)
-{
-	struct wl_resource *resource;
-
-	resource = wl_resource_create(client, &wl_shm_interface, version, id);
-	if (!resource) {
-		wl_client_post_no_memory(client);
-		return;
-	}
-	wl_resource_set_implementation(resource, &shm_impl, data, NULL);
-	/* The two formats every wl_shm must support; pixman reads both. */
-	wl_shm_send_format(resource, WL_SHM_FORMAT_ARGB8888);
-	wl_shm_send_format(resource, WL_SHM_FORMAT_XRGB8888);
-}
-
-bool wlseal_shm_init(struct wlseal_server *server)
-{
-	if (server->opts.shm == WLSEAL_SHM_LIBWAYLAND) {
-		/* The contrast mode: libwayland's wl_shm, which installs a
-		 * SIGBUS handler the first time it touches a buffer. */
-		return wl_display_init_shm(server->display) == 0;
-	}
-	return wl_global_create(server->display, &wl_shm_interface, 1, server,
-				shm_bind) != NULL;
+	/* One log line per refusal, naming the client and the reason; the
+	 * same reason goes into the protocol error so the client sees it. */
+	wlseal_log("refused client pid=%d %s: %s",
+		   (int)wlseal_client_pid(client), request, why);
+	wl_resource_post_error(resource, code, "%s", why);
 }

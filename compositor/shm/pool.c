@@ -17,7 +17,6 @@
 #include <wayland-server-core.h>
 #include <wayland-server-protocol.h>
 
-#include "compositor.h"
 #include "shm.h"
 
 static void pool_unref(struct wlseal_pool *pool)
@@ -34,7 +33,6 @@ static void pool_unref(struct wlseal_pool *pool)
 static void buffer_destroy(struct wl_client *client,
 			   struct wl_resource *resource)
 {
-	(void)client;
 	wl_resource_destroy(resource);
 }
 
@@ -144,7 +142,6 @@ static void pool_create_buffer(struct wl_client *client,
 
 static void pool_destroy(struct wl_client *client, struct wl_resource *resource)
 {
-	(void)client;
 	wl_resource_destroy(resource);
 }
 
@@ -156,7 +153,6 @@ static void pool_resize(struct wl_client *client, struct wl_resource *resource,
 	char why[160];
 	void *data;
 
-	(void)client;
 	/* Pools only grow: existing buffers must stay inside. */
 	if (size < pool->size) {
 		snprintf(why, sizeof(why), "pool cannot shrink (%d -> %d bytes)",
@@ -168,7 +164,7 @@ static void pool_resize(struct wl_client *client, struct wl_resource *resource,
 	/* The file may have grown since create_pool (SEAL_SHRINK allows
 	 * that) or not: only a fresh fstat tells. The seals are re-read
 	 * too, because the seed ABI can replace a seal set. */
-	if (wlseal_shm_check(&pool->server->policy, pool->fd, size, &v)) {
+	if (wlseal_shm_check(&pool->shm->policy, pool->fd, size, &v)) {
 		wlseal_shm_refuse(resource, WL_SHM_ERROR_INVALID_FD,
 				  "wl_shm_pool.resize", v.message);
 		return;
@@ -200,7 +196,7 @@ static void pool_resource_destroy(struct wl_resource *resource)
 	pool_unref(pool);
 }
 
-struct wlseal_pool *wlseal_pool_create(struct wlseal_server *server,
+struct wlseal_pool *wlseal_pool_create(struct wlseal_shm *shm,
 				       struct wl_client *client, uint32_t id,
 				       int fd, int32_t size, bool write_sealed,
 				       const char **why)
@@ -238,10 +234,9 @@ struct wlseal_pool *wlseal_pool_create(struct wlseal_server *server,
 		close(fd);
 		return NULL;
 	}
-	pool->server = server;
+	pool->shm = shm;
 	pool->fd = fd;
 	pool->size = size;
-	pool->private_map = write_sealed;
 	pool->refcount = 1;
 	wl_resource_set_implementation(pool->resource, &pool_impl, pool,
 				       pool_resource_destroy);
