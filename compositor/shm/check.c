@@ -24,24 +24,7 @@
 #include "log.h"
 #include "shm.h"
 #include "wlseal-shm-policy-v1-server-protocol.h"
-#include "wlseal-seals.h"
-
-/* "F_SEAL_SHRINK|F_SEAL_GROW" for the messages. */
-static void seal_names(uint32_t seals, char *buf, size_t len)
-{
-	static const char *const names[] = {
-		"F_SEAL_SEAL", "F_SEAL_SHRINK", "F_SEAL_GROW", "F_SEAL_WRITE",
-		"F_SEAL_FUTURE_WRITE",
-	};
-	size_t used = 0;
-	unsigned int i;
-
-	buf[0] = '\0';
-	for (i = 0; i < 5 && used < len; i++)
-		if (seals & (1u << i))
-			used += (size_t)snprintf(buf + used, len - used, "%s%s",
-						 used ? "|" : "", names[i]);
-}
+#include "seal-list.h"
 
 static uint32_t refuse(struct wlseal_shm_verdict *v, uint32_t reason,
 		       const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -89,14 +72,14 @@ uint32_t wlseal_shm_check(const struct wlseal_shm_policy *policy, int fd,
 			      strerror(errno));
 	missing = policy->required_seals & ~(uint32_t)seals;
 	if (missing) {
-		seal_names(missing, names, sizeof(names));
+		wlseal_seal_list_format(missing, names, sizeof(names));
 		v->seals = missing;
 		return refuse(v, WLSEAL_SHM_POOL_REQUEST_V1_REASON_MISSING_SEAL,
 			      "missing %s (file seals 0x%x)", names, seals);
 	}
 	unexpected = (uint32_t)seals & ~policy->accepted_seals;
 	if (unexpected) {
-		seal_names(unexpected, names, sizeof(names));
+		wlseal_seal_list_format(unexpected, names, sizeof(names));
 		v->seals = unexpected;
 		return refuse(v, WLSEAL_SHM_POOL_REQUEST_V1_REASON_UNEXPECTED_SEAL,
 			      "unexpected seal %s (file seals 0x%x, accepted 0x%x)",

@@ -16,16 +16,13 @@
 #include <string.h>
 
 #include "shm.h"
-#include "wlseal-seals.h"
-
-#define ALL_SEALS (F_SEAL_SEAL | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | \
-		   F_SEAL_FUTURE_WRITE)
+#include "seal-list.h"
 
 static void policy_preset(struct wlseal_shm_policy *p, enum wlseal_policy preset)
 {
 	/* A pool is an int32 on the wire; that is the default limit. */
 	p->max_pool_size = INT32_MAX;
-	p->accepted_seals = ALL_SEALS;
+	p->accepted_seals = WLSEAL_ALL_SEALS;
 	if (preset == WLSEAL_POLICY_SECURE) {
 		/* SEAL_SHRINK is the one seal that makes a mapping safe. */
 		p->required_seals = F_SEAL_SHRINK;
@@ -44,48 +41,6 @@ static void normalize(struct wlseal_shm_policy *p)
 	p->write_sealed_accepted = p->accepted_seals & F_SEAL_WRITE;
 }
 
-static const struct {
-	const char *name;
-	uint32_t bit;
-} seal_names[] = {
-	{ "seal", F_SEAL_SEAL },
-	{ "shrink", F_SEAL_SHRINK },
-	{ "grow", F_SEAL_GROW },
-	{ "write", F_SEAL_WRITE },
-	{ "future-write", F_SEAL_FUTURE_WRITE },
-};
-
-static bool parse_seals(const char *s, uint32_t *out)
-{
-	char buf[128], *tok, *save = NULL;
-	size_t i;
-
-	if (strlen(s) >= sizeof(buf))
-		return false;
-	strcpy(buf, s);
-	*out = 0;
-	for (tok = strtok_r(buf, ", \t", &save); tok;
-	     tok = strtok_r(NULL, ", \t", &save)) {
-		bool found = false;
-
-		if (!strcmp(tok, "none"))
-			continue;
-		if (!strcmp(tok, "all")) {
-			*out |= ALL_SEALS;
-			continue;
-		}
-		for (i = 0; i < sizeof(seal_names) / sizeof(seal_names[0]); i++) {
-			if (!strcmp(tok, seal_names[i].name)) {
-				*out |= seal_names[i].bit;
-				found = true;
-			}
-		}
-		if (!found)
-			return false;
-	}
-	return true;
-}
-
 static bool policy_set(struct wlseal_shm_policy *p, const char *key,
 		      const char *value, char *err, size_t err_len)
 {
@@ -99,11 +54,11 @@ static bool policy_set(struct wlseal_shm_policy *p, const char *key,
 		else
 			goto bad;
 	} else if (!strcmp(key, "require-seals")) {
-		if (!parse_seals(value, &seals))
+		if (!wlseal_seal_list_parse(value, &seals))
 			goto bad;
 		p->required_seals = seals;
 	} else if (!strcmp(key, "accept-seals")) {
-		if (!parse_seals(value, &seals))
+		if (!wlseal_seal_list_parse(value, &seals))
 			goto bad;
 		p->accepted_seals = seals;
 	} else if (!strcmp(key, "max-pool-size")) {
