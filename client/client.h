@@ -100,7 +100,6 @@ struct window {
 	uint64_t last_seq;
 	bool write_mode;	/* a write-sealed file per frame */
 	int pools_made;
-	bool finished;		/* the last frame is on screen */
 	bool waiting_buffer;	/* frame due but every buffer busy */
 	bool running;		/* false: leave the event loop */
 	struct stats stats;

@@ -27,7 +27,6 @@ static void print_last(struct window *w)
 		printf("WLSEAL-CLIENT-LAST frame=%u seq=%llu\n", w->frame,
 		       (unsigned long long)w->last_seq);
 		fflush(stdout);
-		w->finished = true;
 		if (w->o->exit_after)
 			w->running = false;
 	}
