@@ -21,7 +21,6 @@
 #include "backend.h"
 #include "log.h"
 #include "options.h"
-#include "scene.h"
 #include "server.h"
 #include "shm.h"
 #include "wl.h"
@@ -429,8 +428,7 @@ out_backend:
 		wl_event_source_remove(server.sighup);
 	if (server.exit_timer)
 		wl_event_source_remove(server.exit_timer);
-	wlseal_scene_finish(&server.scene);
-	server.backend->impl->destroy(server.backend);
+	wlseal_repaint_finish(&server);
 out_display:
 	wl_display_destroy(server.display);
 	return ret;

@@ -119,3 +119,9 @@ void wlseal_repaint_init(struct wlseal_server *server)
 	/* The first frame: the plain background. */
 	wlseal_repaint_schedule(server);
 }
+
+void wlseal_repaint_finish(struct wlseal_server *server)
+{
+	wlseal_scene_finish(&server->scene);
+	server->backend->impl->destroy(server->backend);
+}

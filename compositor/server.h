@@ -110,6 +110,8 @@ struct wlseal_server {
  * schedules the first frame (the plain background). */
 void wlseal_repaint_init(struct wlseal_server *server);
 void wlseal_repaint_schedule(struct wlseal_server *server);
+/* The scene and the backend go. */
+void wlseal_repaint_finish(struct wlseal_server *server);
 bool wlseal_screenshot(struct wlseal_server *server, const char *path);
 
 #endif
