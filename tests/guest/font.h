@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * wlseal's own 5x7 bitmap font for printable ASCII (0x20..0x7e), drawn for
+ * wlseal-textscreen: 7 rows per glyph, top to bottom, bit 4 is the
+ * leftmost pixel. Characters outside that range are drawn as '?'.
+ */
+#ifndef WLSEAL_GUEST_FONT_H
+#define WLSEAL_GUEST_FONT_H
+
+#include <stdint.h>
+
+#define WLSEAL_FONT_W 5
+#define WLSEAL_FONT_H 7
+
+/* The glyph rows of C. */
+const uint8_t *wlseal_font_glyph(unsigned char c);
+
+#endif
