@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Host test of wlseal-textscreen's font and text layout: every printable
- * glyph but space has pixels inside its 5x7 box and differs from every
+ * glyph but space has pixels inside its 5x8 box and differs from every
  * other one (a copy-paste slip in the table shows up here); rendering puts
  * exactly the glyph's pixels, scaled, at the first cell; text that does
  * not fit is clipped and counted, never written outside the image.

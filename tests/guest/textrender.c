@@ -3,9 +3,9 @@
 
 #include "font.h"
 
-/* Cell size: one column of spacing, three rows of line spacing. */
+/* Cell size: one column of spacing, two rows of line spacing. */
 #define CELL_W (WLSEAL_FONT_W + 1)
-#define CELL_H (WLSEAL_FONT_H + 3)
+#define CELL_H (WLSEAL_FONT_H + 2)
 
 static void put_glyph(uint8_t *pixels, uint32_t stride, uint32_t x0,
 		      uint32_t y0, uint32_t scale, unsigned char c)
