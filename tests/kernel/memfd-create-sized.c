@@ -7,6 +7,8 @@
  * accounting: a huge size commits no memory up front.
  */
 #include <limits.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <stdint.h>
 
 #include "ktest.h"
@@ -158,14 +160,86 @@ static void test_noreserve(void)
 	close(fd);
 }
 
+static volatile sig_atomic_t xfsz_signals;
+
+static void on_xfsz(int sig)
+{
+	(void)sig;
+	xfsz_signals++;
+}
+
+/* Which errno, and how many SIGXFSZ, does sizing to @size give? */
+static int sized_errno(uint64_t size, int *sigs)
+{
+	int e;
+
+	xfsz_signals = 0;
+	e = create_errno("fsize", size, MFD_CLOEXEC);
+	*sigs = xfsz_signals;
+	return e;
+}
+
+static int ftruncate_errno(off_t size, int *sigs)
+{
+	int fd = memfd_create("fsize", MFD_CLOEXEC | MFD_ALLOW_SEALING), e;
+
+	if (fd < 0)
+		return errno;
+	xfsz_signals = 0;
+	e = ftruncate(fd, size) < 0 ? errno : 0;
+	*sigs = xfsz_signals;
+	close(fd);
+	return e;
+}
+
+/*
+ * memfd_create_sized(size) must refuse exactly what memfd_create() +
+ * ftruncate(size) refuses: it sizes the file through the same code. Here
+ * RLIMIT_FSIZE, the limit a process can set on itself; the LSM hooks are
+ * the same calls (no LSM is built into the VM kernel).
+ */
+static void test_ftruncate_parity(void)
+{
+	struct rlimit old, lim = { .rlim_cur = 1 << 20 };
+	int e1, e2, s1, s2, before, after;
+
+	if (getrlimit(RLIMIT_FSIZE, &old) < 0)
+		ktest_bail("getrlimit");
+	lim.rlim_max = old.rlim_max;
+	signal(SIGXFSZ, on_xfsz);
+	if (setrlimit(RLIMIT_FSIZE, &lim) < 0)
+		ktest_bail("setrlimit(RLIMIT_FSIZE)");
+
+	before = dup(0);
+	close(before);
+	e1 = sized_errno(2 << 20, &s1);
+	after = dup(0);
+	close(after);
+	e2 = ftruncate_errno(2 << 20, &s2);
+	ktest(e1 == EFBIG && e2 == EFBIG && s1 == 1 && s2 == 1,
+	      "over RLIMIT_FSIZE: memfd_create_sized %s with %d SIGXFSZ, ftruncate %s with %d",
+	      ktest_err(e1), s1, ktest_err(e2), s2);
+	ktest(before == after, "the refused call left no fd behind (next fd %d, then %d)",
+	      before, after);
+	e1 = sized_errno(1 << 20, &s1);
+	e2 = ftruncate_errno(1 << 20, &s2);
+	ktest(!e1 && !e2 && !s1 && !s2,
+	      "at RLIMIT_FSIZE: memfd_create_sized %s, ftruncate %s, no SIGXFSZ (%d, %d)",
+	      ktest_err(e1), ktest_err(e2), s1, s2);
+
+	setrlimit(RLIMIT_FSIZE, &old);
+	signal(SIGXFSZ, SIG_DFL);
+}
+
 int main(void)
 {
-	const int planned = 6 + 6 + 6 + 1;
+	const int planned = 6 + 6 + 6 + 1 + 3;
 
 	ktest_plan(planned);
 	test_names();
 	test_flags();
 	test_sizes();
 	test_noreserve();
+	test_ftruncate_parity();
 	return ktest_done(planned);
 }
