@@ -66,8 +66,18 @@ struct wlseal_options {
 };
 
 /* File descriptors kept free for new clients, DRM and the event loop: a
- * pool is refused when the fd it arrived on is this close to the limit. */
+ * pool is refused when the fd it arrived on is this close to the limit
+ * (shm.c explains the reserve that light clients may still use). */
 #define WLSEAL_FD_RESERVE 128
+
+/* What all clients' pools hold together (shm.c), and the limits, computed
+ * at start-up from vm.max_map_count and the machine's memory. */
+struct wlseal_shm_totals {
+	int pools;		/* pool objects: one mapping each */
+	uint64_t bytes;		/* mapped bytes */
+	int max_pools;
+	uint64_t max_bytes;
+};
 
 /* The background every frame starts from (opaque, a8r8g8b8). */
 #define WLSEAL_BACKGROUND 0xff203040u
@@ -122,6 +132,7 @@ struct wlseal_server {
 	/* The seal policy and the clients told about it (shm-policy.c). */
 	struct wlseal_shm_policy policy;
 	struct wl_list policy_resources;	/* wlseal_shm_policy_v1 */
+	struct wlseal_shm_totals shm_totals;
 };
 
 /* Per-client bookkeeping, only for the connect/disconnect log lines. */

@@ -1,21 +1,72 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * shm.c - wlseal's own wl_shm global and its seal policy.
+ * shm.c - wlseal's own wl_shm global, its seal check, the budgets, and the
+ * one path from a client's fd to a pool.
  *
  * libwayland's wl_display_init_shm() maps whatever fd a client sends and
  * relies on a SIGBUS handler to survive a client that later truncates the
  * file under the mapping. wlseal instead looks at the fd *before* mapping
- * it: a memfd sealed with F_SEAL_SHRINK can never become smaller, so a
- * mapping no larger than the file can never fault past its end. That is
- * the whole argument, and it needs no signal handler at all.
+ * it, and installs no handler at all. SIGBUS-free means: every page of
+ * every mapping the compositor reads can always be faulted in. The
+ * argument, for every kind of file a client can pass:
+ *
+ * - memfd (shmem, the internal tmpfs mount): F_SEAL_SHRINK and a file at
+ *   least as large as the pool mean no page of the mapping can ever lie
+ *   past the end of the file. Holes (never written, punched, zeroed,
+ *   collapse-range is refused under SHRINK) are refilled on fault with a
+ *   fresh page: the internal mount has no size limit, so the fault cannot
+ *   fail with ENOSPC; if memory runs out the fault is an OOM, not a
+ *   SIGBUS. Variants: MFD_NOEXEC_SEAL/MFD_EXEC (6.3+, not in 6.1) add
+ *   F_SEAL_EXEC, which freezes the mode bits only and is always
+ *   tolerated; transparent huge pages (shmem_enabled, MADV_HUGEPAGE) fall
+ *   back to small pages when no huge page is free, so a hole still fills.
+ * - memfd with MFD_HUGETLB (hugetlbfs): a hole is refilled only from the
+ *   huge page pool, which may be empty; punching one also returns its
+ *   reservation. So a hugetlbfs file must not be able to lose pages: it
+ *   needs F_SEAL_WRITE or F_SEAL_FUTURE_WRITE (both make hugetlbfs refuse
+ *   FALLOC_FL_PUNCH_HOLE) besides SHRINK; without one it is refused with
+ *   reason missing_seal, naming F_SEAL_WRITE. With them, what our mmap
+ *   reserved (all of the range: shared mappings reserve what is not yet
+ *   reserved, private ones the whole range) stays reserved, and a fault
+ *   never needs a page nobody set aside. Requiring the seal rather than
+ *   refusing hugetlbfs outright keeps immutable huge-page buffers usable.
+ *   Huge pages also set the mapping granularity: mmap rounds the length
+ *   up to the huge page size and munmap of any other length fails with
+ *   EINVAL, so pools are mapped and unmapped with the size rounded up to
+ *   st_blksize (verdict->page; the file size is always a multiple of it).
+ * - every other file: F_ADD_SEALS exists only on shmem and hugetlbfs in
+ *   6.1, so F_GET_SEALS fails (pipes, sockets, eventfds, /dev/zero and
+ *   other device files, O_PATH fds, disk files, memfd_secret) and the file
+ *   is refused as not sealable. A tmpfs file (/dev/shm, a huge= mount)
+ *   answers F_GET_SEALS with F_SEAL_SEAL alone, so it lacks SHRINK and
+ *   can never gain it, through either ABI (the seed's SHMEM_SET_SEALS
+ *   refuses files carrying F_SEAL_SEAL). Should a later kernel let another
+ *   file system carry seals, wlseal has no argument for it and refuses it
+ *   (fstatfs names the file system).
+ * - a sealed memfd reopened through /proc/self/fd is the same inode with
+ *   the same seals: the argument is the inode's, not the fd's. Opened
+ *   O_WRONLY it passes the check and fails the PROT_READ mmap (refused,
+ *   map_failed).
+ * - removable seals (the seed ABI): removing a seal needs an exclusive
+ *   reference, and the fd we hold from the check on, then our mapping,
+ *   are references. As defense in depth the seals are read again after
+ *   mmap, and a pool whose seals or size changed in between is refused.
+ *
+ * Fairness is here too (wlseal_shm_pool_new): every pool is charged to
+ * the client that created it, for as long as the pool object lives.
  */
 #include <errno.h>
 #include <stdarg.h>
 #include <fcntl.h>
+#include <linux/magic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/sysinfo.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <wayland-server-core.h>
@@ -26,6 +77,138 @@
 #include "wlseal-shm-policy-v1-server-protocol.h"
 #include "wlseal-seals.h"
 
+#ifndef F_SEAL_EXEC
+#define F_SEAL_EXEC 0x0020	/* 6.3+: the mode's exec bits are frozen */
+#endif
+
+/*
+ * Budgets. Own limits first: at most --max-pools-per-client pool objects
+ * and WLSEAL_CLIENT_MAX_BYTES mapped bytes per client (one INT32_MAX pool
+ * fits). Then the totals of all clients: mappings against vm.max_map_count
+ * (minus what the compositor itself maps), bytes against the machine's
+ * memory (at least 4 GiB). Bytes matter beyond address space: reading a
+ * hole of a sparse file allocates a page that is charged to the
+ * compositor, and what the compositor can ever be charged for through a
+ * pool is bounded by the pool's mapped bytes, so the byte total bounds it.
+ *
+ * The last part of every total (an eighth, WLSEAL_FD_RESERVE for fds) is
+ * kept for light clients: a client already holding more than the light
+ * allowance is refused once the total reaches the reserve, a light one
+ * only at the very limit. However many clients misbehave within their
+ * own budgets, they cannot push a total past the reserve, so a
+ * well-behaved client (one or two pools of a few MiB) still gets its pool;
+ * only as many light clients as the reserve holds (thousands) could fill
+ * it, and each of them costs a connection fd.
+ */
+#define WLSEAL_CLIENT_MAX_BYTES (4ull << 30)
+#define LIGHT_POOLS 8
+#define LIGHT_FDS 4
+#define LIGHT_BYTES (64ull << 20)
+#define FD_HARD_RESERVE 32	/* never handed to pools: accept(), DRM */
+#define OWN_MAPPINGS 4096	/* libraries, malloc, DRM dumb buffers */
+
+/* Per-client bookkeeping of everything that client's pools hold. */
+struct wlseal_shm_account {
+	struct wl_listener client_destroy;
+	struct wlseal_server *server;
+	pid_t pid;
+	int refs;		/* the client while connected + one per pool */
+	int pools;		/* pool objects: resource or buffers alive */
+	int fds;		/* pools still holding their fd */
+	uint64_t bytes;		/* mapped bytes of those pools */
+	/* Log rate limit (wlseal_shm_log). */
+	int64_t log_window_ms;
+	int log_lines, log_dropped;
+};
+
+#define WLSEAL_LOG_BURST 10
+#define WLSEAL_LOG_WINDOW_MS 1000
+
+static void account_unref(struct wlseal_shm_account *a)
+{
+	if (--a->refs > 0)
+		return;
+	free(a);
+}
+
+static void account_client_gone(struct wl_listener *listener, void *data)
+{
+	struct wlseal_shm_account *a =
+		wl_container_of(listener, a, client_destroy);
+
+	(void)data;
+	if (a->log_dropped)
+		wlseal_log("client pid=%d: %d more refusal lines were not logged",
+			   (int)a->pid, a->log_dropped);
+	wl_list_remove(&a->client_destroy.link);
+	/* The client's resources (and so its pools) are destroyed after
+	 * this signal; the pools keep the account until then. */
+	account_unref(a);
+}
+
+static struct wlseal_shm_account *account_get(struct wlseal_server *server,
+					      struct wl_client *client)
+{
+	struct wl_listener *l;
+	struct wlseal_shm_account *a;
+
+	l = wl_client_get_destroy_listener(client, account_client_gone);
+	if (l)
+		return wl_container_of(l, a, client_destroy);
+	a = calloc(1, sizeof(*a));
+	if (!a)
+		return NULL;
+	a->server = server;
+	a->pid = wlseal_client_pid(client);
+	a->refs = 1;
+	a->client_destroy.notify = account_client_gone;
+	wl_client_add_destroy_listener(client, &a->client_destroy);
+	return a;
+}
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+void wlseal_shm_log(struct wl_client *client, const char *fmt, ...)
+{
+	struct wlseal_shm_account *a = NULL;
+	struct wl_listener *l;
+	char line[400];
+	va_list ap;
+	int64_t now = now_ms();
+
+	/* Only clients that already have an account are limited; creating
+	 * one here could fail, and then the line is simply logged. */
+	l = wl_client_get_destroy_listener(client, account_client_gone);
+	if (l)
+		a = wl_container_of(l, a, client_destroy);
+	if (a) {
+		if (now - a->log_window_ms >= WLSEAL_LOG_WINDOW_MS) {
+			a->log_window_ms = now;
+			a->log_lines = 0;
+		}
+		if (a->log_lines++ >= WLSEAL_LOG_BURST) {
+			a->log_dropped++;
+			return;
+		}
+	}
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (a && a->log_dropped) {
+		wlseal_log("%s (and %d lines of this client not logged)", line,
+			   a->log_dropped);
+		a->log_dropped = 0;
+	} else {
+		wlseal_log("%s", line);
+	}
+}
+
 void wlseal_shm_refuse(struct wl_resource *resource, uint32_t code,
 		       const char *request, const char *why)
 {
@@ -33,8 +216,8 @@ void wlseal_shm_refuse(struct wl_resource *resource, uint32_t code,
 
 	/* One log line per refusal, naming the client and the reason; the
 	 * same reason goes into the protocol error so the client sees it. */
-	wlseal_log("refused client pid=%d %s: %s",
-		   (int)wlseal_client_pid(client), request, why);
+	wlseal_shm_log(client, "refused client pid=%d %s: %s",
+		       (int)wlseal_client_pid(client), request, why);
 	wl_resource_post_error(resource, code, "%s", why);
 }
 
@@ -43,13 +226,13 @@ static void seal_names(uint32_t seals, char *buf, size_t len)
 {
 	static const char *const names[] = {
 		"F_SEAL_SEAL", "F_SEAL_SHRINK", "F_SEAL_GROW", "F_SEAL_WRITE",
-		"F_SEAL_FUTURE_WRITE",
+		"F_SEAL_FUTURE_WRITE", "F_SEAL_EXEC",
 	};
 	size_t used = 0;
 	unsigned int i;
 
 	buf[0] = '\0';
-	for (i = 0; i < 5 && used < len; i++)
+	for (i = 0; i < 6 && used < len; i++)
 		if (seals & (1u << i))
 			used += (size_t)snprintf(buf + used, len - used, "%s%s",
 						 used ? "|" : "", names[i]);
@@ -70,12 +253,40 @@ static uint32_t refuse(struct wlseal_shm_verdict *v, uint32_t reason,
 	return reason;
 }
 
+/* The file's page size for mapping: the huge page size on hugetlbfs. */
+static size_t file_page(int fd, bool *hugetlb)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	struct statfs fs;
+	struct stat st;
+
+	*hugetlb = false;
+	if (fstatfs(fd, &fs) < 0 || fs.f_type != HUGETLBFS_MAGIC ||
+	    fstat(fd, &st) < 0)
+		return page;
+	*hugetlb = true;
+	/* hugetlbfs reports the huge page size as st_blksize; anything
+	 * else (not a power of two, absurd) keeps the small page, and the
+	 * mmap of such a file then fails cleanly. */
+	if (st.st_blksize >= (blksize_t)page && st.st_blksize <= (1 << 30) &&
+	    !(st.st_blksize & (st.st_blksize - 1)))
+		page = (size_t)st.st_blksize;
+	return page;
+}
+
+static uint64_t round_up(uint64_t n, uint64_t page)
+{
+	return (n + page - 1) / page * page;
+}
+
 uint32_t wlseal_shm_check(const struct wlseal_shm_policy *policy, int fd,
 			  int64_t size, struct wlseal_shm_verdict *v)
 {
 	char names[96];
+	struct statfs fs;
 	struct stat st;
 	uint32_t missing, unexpected;
+	bool hugetlb;
 	int seals;
 
 	*v = (struct wlseal_shm_verdict){ .file_size = -1 };
@@ -85,6 +296,9 @@ uint32_t wlseal_shm_check(const struct wlseal_shm_policy *policy, int fd,
 			      "pool too large (pool %lld bytes, limit %llu bytes)",
 			      (long long)size,
 			      (unsigned long long)policy->max_pool_size);
+	/* Even a permissive policy must map and unmap with the right
+	 * length, or hugetlbfs mappings leak. */
+	v->page = file_page(fd, &hugetlb);
 	seals = fcntl(fd, F_GET_SEALS);
 
 	if (!policy->enforced) {
@@ -93,8 +307,8 @@ uint32_t wlseal_shm_check(const struct wlseal_shm_policy *policy, int fd,
 		return 0;
 	}
 
-	/* Files that cannot carry seals (pipes, sockets, plain tmpfs or
-	 * ext4 files, /dev/zero) can shrink under us at any time. */
+	/* Files that cannot carry seals (pipes, sockets, disk files,
+	 * /dev/zero, memfd_secret) can shrink under us at any time. */
 	if (seals < 0)
 		return refuse(v, WLSEAL_SHM_POOL_REQUEST_V1_REASON_NOT_SEALABLE,
 			      "not a sealable file (F_GET_SEALS: %s)",
@@ -106,7 +320,9 @@ uint32_t wlseal_shm_check(const struct wlseal_shm_policy *policy, int fd,
 		return refuse(v, WLSEAL_SHM_POOL_REQUEST_V1_REASON_MISSING_SEAL,
 			      "missing %s (file seals 0x%x)", names, seals);
 	}
-	unexpected = (uint32_t)seals & ~policy->accepted_seals;
+	/* F_SEAL_EXEC says nothing about size or content; newer kernels
+	 * set it on every memfd (vm.memfd_noexec), so it never counts. */
+	unexpected = (uint32_t)seals & ~policy->accepted_seals & ~F_SEAL_EXEC;
 	if (unexpected) {
 		seal_names(unexpected, names, sizeof(names));
 		v->seals = unexpected;
@@ -115,51 +331,192 @@ uint32_t wlseal_shm_check(const struct wlseal_shm_policy *policy, int fd,
 			      names, seals, policy->accepted_seals);
 	}
 	/* Only now is the size meaningful: it can no longer go down. */
-	if (fstat(fd, &st) < 0)
+	if (fstat(fd, &st) < 0 || fstatfs(fd, &fs) < 0)
 		return refuse(v, WLSEAL_SHM_POOL_REQUEST_V1_REASON_NOT_SEALABLE,
 			      "fstat failed: %s", strerror(errno));
 	if (!S_ISREG(st.st_mode))
 		return refuse(v, WLSEAL_SHM_POOL_REQUEST_V1_REASON_NOT_SEALABLE,
 			      "not a regular file (mode 0%o)",
 			      (unsigned int)st.st_mode);
+	/* The opening comment argues for these two file systems only. */
+	if (fs.f_type != TMPFS_MAGIC && fs.f_type != HUGETLBFS_MAGIC)
+		return refuse(v, WLSEAL_SHM_POOL_REQUEST_V1_REASON_NOT_SEALABLE,
+			      "seals on a file system wlseal has no argument for (f_type 0x%lx)",
+			      (unsigned long)fs.f_type);
+	if (hugetlb && !(seals & (F_SEAL_WRITE | F_SEAL_FUTURE_WRITE))) {
+		v->seals = F_SEAL_WRITE;
+		return refuse(v, WLSEAL_SHM_POOL_REQUEST_V1_REASON_MISSING_SEAL,
+			      "hugetlbfs file without F_SEAL_WRITE or F_SEAL_FUTURE_WRITE: "
+			      "a punched hole may find no free huge page (file seals 0x%x)",
+			      seals);
+	}
 	v->file_size = st.st_size;
 	if (st.st_size < size)
 		return refuse(v, WLSEAL_SHM_POOL_REQUEST_V1_REASON_FILE_TOO_SMALL,
 			      "file smaller than pool (file %lld bytes, pool %lld bytes)",
 			      (long long)st.st_size, (long long)size);
+	/* Whole huge pages are mapped: they must all be inside the file. */
+	if (hugetlb && (uint64_t)st.st_size < round_up((uint64_t)size, v->page))
+		return refuse(v, WLSEAL_SHM_POOL_REQUEST_V1_REASON_FILE_TOO_SMALL,
+			      "file smaller than the pool's huge pages (file %lld bytes, pool %lld bytes, page %zu)",
+			      (long long)st.st_size, (long long)size, v->page);
 	v->write_sealed = seals & F_SEAL_WRITE;
 	return 0;
 }
 
-static enum wl_iterator_result count_pool(struct wl_resource *resource,
-					  void *data)
+/* Own budget always; the last @reserve of @limit only for light users. */
+static bool fair(uint64_t mine, uint64_t total, uint64_t limit,
+		 uint64_t reserve, uint64_t light)
 {
-	if (!strcmp(wl_resource_get_class(resource), "wl_shm_pool"))
-		(*(int *)data)++;
-	return WL_ITERATOR_CONTINUE;
+	if (total <= limit - reserve)
+		return true;
+	return mine <= light && total <= limit;
 }
 
-uint32_t wlseal_shm_budget(struct wlseal_server *server,
-			   struct wl_client *client, int fd,
-			   struct wlseal_shm_verdict *v)
+static uint32_t budget(struct wlseal_server *server,
+		       struct wlseal_shm_account *a, int fd, size_t map_len,
+		       struct wlseal_shm_verdict *v)
 {
+	struct wlseal_shm_totals *t = &server->shm_totals;
 	struct rlimit rl;
-	int pools = 0;
 
-	*v = (struct wlseal_shm_verdict){ .file_size = -1 };
 	/* The kernel hands out the lowest free fd number, so the number
 	 * this fd arrived on tells how full the table is. */
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
-	    (rlim_t)fd + WLSEAL_FD_RESERVE >= rl.rlim_cur)
+	    (rlim_t)fd + WLSEAL_FD_RESERVE >= rl.rlim_cur &&
+	    !(a->fds < LIGHT_FDS && (rlim_t)fd + FD_HARD_RESERVE < rl.rlim_cur))
 		return refuse(v, WLSEAL_SHM_POOL_REQUEST_V1_REASON_OUT_OF_RESOURCES,
 			      "compositor near its file descriptor limit (fd %d of %llu)",
 			      fd, (unsigned long long)rl.rlim_cur);
-	wl_client_for_each_resource(client, count_pool, &pools);
-	if (pools >= server->opts.max_pools_per_client)
+	if (a->pools >= server->opts.max_pools_per_client)
 		return refuse(v, WLSEAL_SHM_POOL_REQUEST_V1_REASON_OUT_OF_RESOURCES,
 			      "too many pools (%d live, limit %d per client)",
-			      pools, server->opts.max_pools_per_client);
+			      a->pools, server->opts.max_pools_per_client);
+	if (a->bytes + map_len > WLSEAL_CLIENT_MAX_BYTES)
+		return refuse(v, WLSEAL_SHM_POOL_REQUEST_V1_REASON_OUT_OF_RESOURCES,
+			      "too many pool bytes (%llu mapped + %zu, limit %llu per client)",
+			      (unsigned long long)a->bytes, map_len,
+			      (unsigned long long)WLSEAL_CLIENT_MAX_BYTES);
+	if (!fair((uint64_t)a->pools + 1, (uint64_t)t->pools + 1,
+		  (uint64_t)t->max_pools, (uint64_t)t->max_pools / 8, LIGHT_POOLS))
+		return refuse(v, WLSEAL_SHM_POOL_REQUEST_V1_REASON_OUT_OF_RESOURCES,
+			      "compositor near its mapping limit (%d pools of %d, this client %d)",
+			      t->pools, t->max_pools, a->pools);
+	if (!fair(a->bytes + map_len, t->bytes + map_len, t->max_bytes,
+		  t->max_bytes / 8, LIGHT_BYTES))
+		return refuse(v, WLSEAL_SHM_POOL_REQUEST_V1_REASON_OUT_OF_RESOURCES,
+			      "compositor near its pool memory limit (%llu of %llu bytes mapped, this client %llu)",
+			      (unsigned long long)t->bytes,
+			      (unsigned long long)t->max_bytes,
+			      (unsigned long long)a->bytes);
 	return 0;
+}
+
+struct wlseal_pool *wlseal_shm_pool_new(struct wlseal_server *server,
+					struct wl_client *client, int fd,
+					int32_t size,
+					struct wlseal_shm_verdict *v)
+{
+	struct wlseal_shm_account *a = account_get(server, client);
+	struct wlseal_shm_verdict again;
+	struct wlseal_pool *pool;
+	size_t map_len;
+
+	if (!a) {
+		*v = (struct wlseal_shm_verdict){ .file_size = -1, .no_memory = true };
+		close(fd);
+		return NULL;
+	}
+	if (wlseal_shm_check(&server->policy, fd, size, v))
+		goto refused;
+	map_len = round_up((uint64_t)size, v->page);
+	if (budget(server, a, fd, map_len, v))
+		goto refused;
+	/* pool.c owns fd from here on, also on failure. */
+	pool = wlseal_pool_map(server, fd, size, v);
+	if (!pool)
+		return NULL;
+	/*
+	 * Defense in depth: the seed ABI lets an exclusive holder replace
+	 * the seals. Our fd made us not exclusive from before the check, and
+	 * the mapping keeps it so from now on; should a kernel ever get that
+	 * wrong, a second look after mmap catches a change made in between.
+	 */
+	if (wlseal_shm_check(&server->policy, pool->fd, size, &again) ||
+	    again.write_sealed != v->write_sealed) {
+		*v = again;
+		if (!v->reason)
+			v->reason = WLSEAL_SHM_POOL_REQUEST_V1_REASON_UNEXPECTED_SEAL;
+		snprintf(again.message, sizeof(again.message),
+			 "seals changed while mapping: %.120s", v->message);
+		memcpy(v->message, again.message, sizeof(v->message));
+		wlseal_pool_unref(pool);
+		return NULL;
+	}
+	pool->account = a;
+	a->refs++;
+	a->pools++;
+	a->fds++;
+	a->bytes += pool->map_len;
+	server->shm_totals.pools++;
+	server->shm_totals.bytes += pool->map_len;
+	return pool;
+refused:
+	close(fd);
+	return NULL;
+}
+
+bool wlseal_shm_account_resize(struct wlseal_pool *pool, size_t from,
+			       size_t to, struct wlseal_shm_verdict *v)
+{
+	struct wlseal_shm_account *a = pool->account;
+	struct wlseal_shm_totals *t = &pool->server->shm_totals;
+	size_t more = to - from;
+
+	*v = (struct wlseal_shm_verdict){ .file_size = -1 };
+	if (to <= from) {
+		a->bytes -= from - to;
+		t->bytes -= from - to;
+		return true;
+	}
+	/* The rules of a new pool, for the added bytes only: the pool
+	 * count and its fd do not change. */
+	if (a->bytes + more > WLSEAL_CLIENT_MAX_BYTES)
+		refuse(v, WLSEAL_SHM_POOL_REQUEST_V1_REASON_OUT_OF_RESOURCES,
+		       "too many pool bytes (%llu mapped + %zu, limit %llu per client)",
+		       (unsigned long long)a->bytes, more,
+		       (unsigned long long)WLSEAL_CLIENT_MAX_BYTES);
+	else if (!fair(a->bytes + more, t->bytes + more, t->max_bytes,
+		       t->max_bytes / 8, LIGHT_BYTES))
+		refuse(v, WLSEAL_SHM_POOL_REQUEST_V1_REASON_OUT_OF_RESOURCES,
+		       "compositor near its pool memory limit (%llu of %llu bytes mapped)",
+		       (unsigned long long)t->bytes,
+		       (unsigned long long)t->max_bytes);
+	if (v->reason)
+		return false;
+	a->bytes += more;
+	t->bytes += more;
+	return true;
+}
+
+void wlseal_shm_account_fd_closed(struct wlseal_pool *pool)
+{
+	if (pool->account)
+		pool->account->fds--;
+}
+
+void wlseal_shm_account_release(struct wlseal_pool *pool)
+{
+	struct wlseal_shm_account *a = pool->account;
+
+	if (!a)
+		return;
+	a->pools--;
+	a->bytes -= pool->map_len;
+	pool->server->shm_totals.pools--;
+	pool->server->shm_totals.bytes -= pool->map_len;
+	pool->account = NULL;
+	account_unref(a);
 }
 
 static void shm_create_pool(struct wl_client *client,
@@ -168,8 +525,8 @@ static void shm_create_pool(struct wl_client *client,
 {
 	struct wlseal_server *server = wl_resource_get_user_data(resource);
 	struct wlseal_shm_verdict v;
+	struct wlseal_pool *pool;
 	char why[160];
-	const char *map_why = NULL;
 
 	if (size <= 0) {
 		snprintf(why, sizeof(why), "invalid pool size %d", size);
@@ -178,22 +535,18 @@ static void shm_create_pool(struct wl_client *client,
 		close(fd);
 		return;
 	}
-	if (wlseal_shm_budget(server, client, fd, &v) ||
-	    wlseal_shm_check(&server->policy, fd, size, &v)) {
-		wlseal_shm_refuse(resource, WL_SHM_ERROR_INVALID_FD,
-				  "wl_shm.create_pool", v.message);
-		close(fd);
+	/* The core protocol has one answer to a refusal: a fatal error. */
+	pool = wlseal_shm_pool_new(server, client, fd, size, &v);
+	if (!pool) {
+		if (v.no_memory)
+			wl_client_post_no_memory(client);
+		else
+			wlseal_shm_refuse(resource, WL_SHM_ERROR_INVALID_FD,
+					  "wl_shm.create_pool", v.message);
 		return;
 	}
-	/* The pool owns fd from here on, also on failure. */
-	if (!wlseal_pool_create(server, client, id, fd, size, v.write_sealed,
-				&map_why)) {
-		if (map_why)
-			wlseal_shm_refuse(resource, WL_SHM_ERROR_INVALID_FD,
-					  "wl_shm.create_pool", map_why);
-		else
-			wl_client_post_no_memory(client);
-	}
+	if (!wlseal_pool_bind(pool, client, id))
+		wl_client_post_no_memory(client);
 }
 
 static const struct wl_shm_interface shm_impl = {
@@ -216,8 +569,30 @@ static void shm_bind(struct wl_client *client, void *data, uint32_t version,
 	wl_shm_send_format(resource, WL_SHM_FORMAT_XRGB8888);
 }
 
+/* The totals' limits (see "Budgets" above). */
+static void shm_totals_init(struct wlseal_shm_totals *t)
+{
+	struct sysinfo si;
+	int max_map_count = 65530;	/* the kernel's default */
+	FILE *f = fopen("/proc/sys/vm/max_map_count", "re");
+
+	if (f) {
+		if (fscanf(f, "%d", &max_map_count) != 1)
+			max_map_count = 65530;
+		fclose(f);
+	}
+	t->max_pools = max_map_count - OWN_MAPPINGS;
+	if (t->max_pools < 1024)
+		t->max_pools = 1024;
+	t->max_bytes = 4ull << 30;
+	if (sysinfo(&si) == 0 &&
+	    (uint64_t)si.totalram * si.mem_unit > t->max_bytes)
+		t->max_bytes = (uint64_t)si.totalram * si.mem_unit;
+}
+
 bool wlseal_shm_init(struct wlseal_server *server)
 {
+	shm_totals_init(&server->shm_totals);
 	if (server->opts.shm == WLSEAL_SHM_LIBWAYLAND) {
 		/* The contrast mode: libwayland's wl_shm, which installs a
 		 * SIGBUS handler the first time it touches a buffer. */

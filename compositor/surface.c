@@ -15,8 +15,33 @@
 #include "compositor.h"
 #include "presentation-time-server-protocol.h"
 
+/*
+ * Bounded work per request. Every union or subtract costs time in
+ * proportion to the rectangles a region already holds, so a client
+ * sending thousands of scattered 1x1 rectangles would make each request
+ * dearer than the last (quadratic in total) and the repaint after it
+ * just as slow, stalling every other client. Past WLSEAL_MAX_RECTS a
+ * region collapses to its extents: for damage that repaints more pixels
+ * than asked, never fewer, and the repaint stays bounded by the surface's
+ * area; its cost follows the pixels that change, not the client's count.
+ */
+#define WLSEAL_MAX_RECTS 32
+
+static void bound_rects(pixman_region32_t *region)
+{
+	pixman_box32_t extents;
+
+	if (pixman_region32_n_rects(region) <= WLSEAL_MAX_RECTS)
+		return;
+	extents = *pixman_region32_extents(region);
+	pixman_region32_reset(region, &extents);
+}
+
 /* wl_region: kept only as pixman regions, since wlseal has no input and
- * treats every surface as possibly translucent. */
+ * treats every surface as possibly translucent. They are only hints that
+ * wlseal ignores (set_opaque_region, set_input_region), so collapsing
+ * them to their extents changes nothing; should an opaque region ever be
+ * used, it must collapse the other way (to nothing), never grow. */
 
 static void region_destroy(struct wl_client *client, struct wl_resource *r)
 {
@@ -30,8 +55,10 @@ static void region_add(struct wl_client *client, struct wl_resource *r,
 	pixman_region32_t *region = wl_resource_get_user_data(r);
 
 	(void)client;
-	if (w > 0 && h > 0)
+	if (w > 0 && h > 0) {
 		pixman_region32_union_rect(region, region, x, y, w, h);
+		bound_rects(region);
+	}
 }
 
 static void region_subtract(struct wl_client *client, struct wl_resource *r,
@@ -46,6 +73,7 @@ static void region_subtract(struct wl_client *client, struct wl_resource *r,
 	pixman_region32_init_rect(&rect, x, y, w, h);
 	pixman_region32_subtract(region, region, &rect);
 	pixman_region32_fini(&rect);
+	bound_rects(region);
 }
 
 static const struct wl_region_interface region_impl = {
@@ -133,9 +161,11 @@ static void surface_damage(struct wl_client *client, struct wl_resource *r,
 	(void)client;
 	/* Scale 1, no transform: surface and buffer coordinates agree,
 	 * so damage and damage_buffer are the same thing here. */
-	if (w > 0 && h > 0)
+	if (w > 0 && h > 0) {
 		pixman_region32_union_rect(&s->pending.damage,
 					   &s->pending.damage, x, y, w, h);
+		bound_rects(&s->pending.damage);
+	}
 }
 
 static void callback_resource_destroy(struct wl_resource *r)
