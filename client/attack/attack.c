@@ -64,7 +64,7 @@ static void vnote(struct outcome *o, const char *fmt, va_list ap)
 	vsnprintf(o->note + len, sizeof(o->note) - len, fmt, ap);
 }
 
-void note(struct outcome *o, const char *fmt, ...)
+void att_note(struct outcome *o, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -73,7 +73,7 @@ void note(struct outcome *o, const char *fmt, ...)
 	va_end(ap);
 }
 
-void fail_setup(struct outcome *o, const char *fmt, ...)
+void att_fail_setup(struct outcome *o, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -266,7 +266,7 @@ static const struct wl_registry_listener registry_listener = {
 	.global_remove = registry_global_remove,
 };
 
-static int att_connect(struct attack *a)
+int att_connect(struct attack *a)
 {
 	struct ucred cred;
 	socklen_t len = sizeof(cred);
@@ -294,7 +294,7 @@ static int att_connect(struct attack *a)
 	return 0;
 }
 
-static void att_disconnect(struct attack *a)
+void att_disconnect(struct attack *a)
 {
 	if (a->display)
 		wl_display_disconnect(a->display);
@@ -425,7 +425,7 @@ int att_memfd_or_fail(struct outcome *o, size_t size, unsigned int mfd_flags,
 	int fd = att_memfd(size, mfd_flags, seals);
 
 	if (fd < 0)
-		fail_setup(o, "memfd: %s", strerror(errno));
+		att_fail_setup(o, "memfd: %s", strerror(errno));
 	return fd;
 }
 
@@ -528,7 +528,7 @@ static void classify(struct attack *a, struct outcome *o, int rt)
 	/* The connection broke without a protocol error: either the
 	 * compositor dropped us or it is gone. Give a dying process a moment
 	 * to finish (a core dump can take a while) before asking. */
-	note(o, "connection error: %s", strerror(err));
+	att_note(o, "connection error: %s", strerror(err));
 	for (int i = 0; i < 20; i++) {
 		int code = 0;
 		char st = a->compositor_pid > 0 ?
@@ -680,9 +680,12 @@ static bool matches(const struct expect *e, const struct outcome *o)
 
 static const struct scenario *find(const char *name)
 {
-	for (size_t i = 0; i < n_scenarios; i++)
-		if (strcmp(scenarios[i].name, name) == 0)
-			return &scenarios[i];
+	size_t n;
+	const struct scenario *const *all = att_scenarios(&n);
+
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(all[i]->name, name) == 0)
+			return all[i];
 	return NULL;
 }
 
@@ -720,10 +723,13 @@ static void usage(FILE *f)
 
 static void list(void)
 {
-	for (size_t i = 0; i < n_scenarios; i++) {
-		printf("%-32s ", scenarios[i].name);
-		print_expect(&scenarios[i].expect);
-		printf("\n    %s\n", scenarios[i].rationale);
+	size_t n;
+	const struct scenario *const *all = att_scenarios(&n);
+
+	for (size_t i = 0; i < n; i++) {
+		printf("%-32s ", all[i]->name);
+		print_expect(&all[i]->expect);
+		printf("\n    %s\n", all[i]->rationale);
 	}
 }
 
@@ -784,7 +790,7 @@ int main(int argc, char **argv)
 	wl_log_set_handler_client(log_handler);
 
 	if (att_connect(&a) != 0) {
-		fail_setup(&o, "cannot connect to the compositor (WAYLAND_DISPLAY=%s)",
+		att_fail_setup(&o, "cannot connect to the compositor (WAYLAND_DISPLAY=%s)",
 			   getenv("WAYLAND_DISPLAY") ? getenv("WAYLAND_DISPLAY") : "");
 	} else {
 		s->run(&a, &o);
