@@ -350,3 +350,77 @@ ATT_SCENARIO(run_seed_unseal_while_held, "seed-unseal-while-held",
 out:
 	close(fd);
 }
+
+/*
+ * The compositor closes a pool's fd when the wl_shm_pool resource goes
+ * (only resize needed it). A buffer keeps the mapping, and the mapping
+ * alone must keep the seed ABI from lifting SHRINK: with the pool
+ * destroyed, the client holds the only fd, yet SHMEM_SET_SEALS(0) must
+ * still fail and ftruncate stay EPERM (both asserted).
+ */
+ATT_SCENARIO(run_seed_unseal_after_pool_destroy, "seed-unseal-after-pool-destroy",
+	     "seed ABI: pool destroyed (compositor's fd closed), buffer still shown: SHMEM_SET_SEALS(0) must fail on the mapping alone (asserted)",
+	     ACCEPTED)
+{
+	int fd = seed_memfd(o, SHMEM_SEAL_SHRINK);
+	struct wl_shm_pool *pool;
+	struct wl_buffer *buf;
+
+	if (fd < 0)
+		return;
+	pool = att_show_fd(a, fd, ATT_SIZE, 0, 1, &buf);
+	if (wl_display_get_error(a->display))
+		goto out;
+	wl_shm_pool_destroy(pool);
+	if (att_roundtrip(a) != 0)
+		goto out;
+	if (fcntl(fd, SHMEM_SET_SEALS, 0) == 0) {
+		att_fail_setup(o, "SHMEM_SET_SEALS(0) succeeded while the compositor maps the pool");
+		if (ftruncate(fd, 0) == 0)
+			att_keep_presenting(a, buf, 2);
+		goto out;
+	}
+	att_note(o, "SHMEM_SET_SEALS(0) with only the mapping left: %s", strerror(errno));
+	if (ftruncate(fd, 0) == 0 || errno != EPERM) {
+		att_fail_setup(o, "ftruncate after the failed unseal was not EPERM");
+		goto out;
+	}
+	att_keep_presenting(a, buf, 2);
+out:
+	close(fd);
+}
+
+/*
+ * The window between sending the fd and the compositor's check: the fd
+ * is in flight in the socket (a reference the kernel counts) and then in
+ * the compositor's hands. Unsealing must fail throughout; the compositor
+ * re-reads the seals after mmap in case a kernel ever gets this wrong.
+ */
+ATT_SCENARIO(run_seed_unseal_in_flight, "seed-unseal-in-flight",
+	     "seed ABI: SHMEM_SET_SEALS(0) tried while create_pool's fd is in flight and right after (must fail every time, asserted)",
+	     ACCEPTED)
+{
+	int fd = seed_memfd(o, SHMEM_SEAL_SHRINK);
+	struct wl_shm_pool *pool;
+	struct wl_buffer *buf;
+	int tries = 0;
+
+	if (fd < 0)
+		return;
+	if (att_window(a) != 0)
+		goto out;
+	pool = wl_shm_create_pool(a->shm, fd, ATT_SIZE);
+	buf = wl_shm_pool_create_buffer(pool, 0, ATT_W, ATT_H, ATT_STRIDE, XRGB);
+	wl_display_flush(a->display);
+	for (; tries < 1000; tries++)
+		if (fcntl(fd, SHMEM_SET_SEALS, 0) == 0) {
+			att_fail_setup(o, "SHMEM_SET_SEALS(0) succeeded with the fd in flight (try %d)",
+				       tries);
+			goto out;
+		}
+	att_note(o, "%d unseal attempts around create_pool failed: %s", tries,
+		 strerror(errno));
+	att_keep_presenting(a, buf, 2);
+out:
+	close(fd);
+}
