@@ -9,7 +9,6 @@
  */
 #include <getopt.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,46 +17,23 @@
 
 #include <wayland-server-core.h>
 
-#include "compositor.h"
+#include "backend.h"
+#include "log.h"
+#include "scene.h"
+#include "server.h"
+#include "shm.h"
+#include "wl.h"
 
-void wlseal_log(const char *fmt, ...)
-{
-	char line[512];
-	va_list ap;
-
-	/* One write per line, so lines of several writers never mix. */
-	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line) - 1, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "wlseal-compositor: %s\n", line);
-}
-
-void wlseal_debug(struct wlseal_server *server, const char *fmt, ...)
-{
-	char line[512];
-	va_list ap;
-
-	if (!server->opts.verbose)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "wlseal-compositor: %s\n", line);
-}
-
-pid_t wlseal_client_pid(struct wl_client *client)
-{
-	pid_t pid = 0;
-
-	wl_client_get_credentials(client, &pid, NULL, NULL);
-	return pid;
-}
+/* Per-client bookkeeping, only for the connect/disconnect log lines. */
+struct wlseal_client {
+	struct wl_listener destroy;
+	pid_t pid;
+};
 
 static void client_destroyed(struct wl_listener *listener, void *data)
 {
 	struct wlseal_client *c = wl_container_of(listener, c, destroy);
 
-	(void)data;
 	wlseal_log("client disconnected pid=%d", (int)c->pid);
 	wl_list_remove(&c->destroy.link);
 	free(c);
@@ -68,7 +44,6 @@ static void client_created(struct wl_listener *listener, void *data)
 	struct wl_client *client = data;
 	struct wlseal_client *c = calloc(1, sizeof(*c));
 
-	(void)listener;
 	if (!c)
 		return;
 	c->pid = wlseal_client_pid(client);
@@ -90,10 +65,17 @@ static int on_usr1(int sig, void *data)
 {
 	struct wlseal_server *server = data;
 
-	(void)sig;
-	wlseal_output_screenshot(server, server->opts.screenshot ?
+	wlseal_screenshot(server, server->opts.screenshot ?
 				 server->opts.screenshot : "wlseal-screenshot.png");
 	return 0;
+}
+
+static bool build_policy(const struct wlseal_options *o,
+			 struct wlseal_shm_policy *p, char *err, size_t len)
+{
+	return wlseal_policy_build(o->policy, o->policy_settings,
+				   o->n_policy_settings, o->policy_file, p,
+				   err, len);
 }
 
 /*
@@ -107,20 +89,19 @@ static int on_hup(int sig, void *data)
 	struct wlseal_shm_policy next;
 	char err[256];
 
-	(void)sig;
 	if (!server->opts.policy_file) {
 		wlseal_log("SIGHUP: no --policy-file, policy unchanged");
 		return 0;
 	}
-	if (!wlseal_policy_build(&server->opts, &next, err, sizeof(err))) {
+	if (!build_policy(&server->opts, &next, err, sizeof(err))) {
 		wlseal_log("SIGHUP: policy unchanged: %s", err);
 		return 0;
 	}
-	if (wlseal_policy_equal(&next, &server->policy)) {
+	if (wlseal_policy_equal(&next, &server->shm.policy)) {
 		wlseal_log("SIGHUP: %s: policy unchanged", server->opts.policy_file);
 		return 0;
 	}
-	wlseal_shm_policy_update(server, &next);
+	wlseal_shm_policy_update(&server->shm, &next);
 	return 0;
 }
 
@@ -304,6 +285,7 @@ static bool parse_options(int argc, char **argv, struct wlseal_options *o)
 			break;
 		case O_VERBOSE:
 			o->verbose = true;
+			wlseal_log_set_verbose(true);
 			break;
 		case O_HELP:
 			usage(stdout);
@@ -373,7 +355,7 @@ int main(int argc, char **argv)
 	{
 		char err[256];
 
-		if (!wlseal_policy_build(o, &server.policy, err, sizeof(err))) {
+		if (!build_policy(o, &server.shm.policy, err, sizeof(err))) {
 			fprintf(stderr, "wlseal-compositor: %s\n", err);
 			return 2;
 		}
@@ -383,23 +365,21 @@ int main(int argc, char **argv)
 	if (!server.display)
 		return 1;
 	server.loop = wl_display_get_event_loop(server.display);
-	wl_list_init(&server.surfaces);
+	server.shm.display = server.display;
+	server.shm.mode = o->shm;
+	server.shm.max_pools_per_client = o->max_pools_per_client;
 
-	if (!strcmp(o->backend, "drm"))
-		server.backend = wlseal_backend_drm_create(server.loop,
-							   o->drm_device,
-							   o->width, o->height);
-	else
-		server.backend = wlseal_backend_headless_create(server.loop,
-								o->width,
-								o->height);
+	server.backend = wlseal_backend_create(o->backend, server.loop,
+					       o->drm_device, o->width,
+					       o->height);
 	if (!server.backend) {
 		wlseal_log("cannot start the %s backend", o->backend);
 		goto out_display;
 	}
 
+	wlseal_repaint_init(&server);
 	if (!wlseal_output_init(&server) || !wlseal_compositor_init(&server) ||
-	    !wlseal_shm_init(&server) || !wlseal_shm_policy_init(&server) ||
+	    !wlseal_shm_init(&server.shm) || !wlseal_shm_policy_init(&server.shm) ||
 	    !wlseal_xdg_shell_init(&server) ||
 	    !wlseal_presentation_init(&server)) {
 		wlseal_log("cannot create the globals");
@@ -439,7 +419,7 @@ int main(int argc, char **argv)
 	{
 		char desc[160];
 
-		wlseal_policy_describe(&server.policy, desc, sizeof(desc));
+		wlseal_policy_describe(&server.shm.policy, desc, sizeof(desc));
 		wlseal_log("policy %s%s%s", desc,
 			   o->policy_file ? " file=" : "",
 			   o->policy_file ? o->policy_file : "");

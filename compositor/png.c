@@ -15,7 +15,7 @@
 
 #include "wlseal-frame-crc.h"
 
-#include "compositor.h"
+#include "screenshot.h"
 
 uint32_t wlseal_image_crc32(pixman_image_t *image)
 {

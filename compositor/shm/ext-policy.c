@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * shm-policy.c - the wlseal_shm_policy_v1 global (protocol/README.md).
+ * ext-policy.c - the wlseal_shm_policy_v1 global (protocol/README.md).
  *
  * A core wl_shm error is fatal: the client is disconnected and never
  * learns what the compositor wanted. This global tells a client the
  * policy up front (the policy event, on bind and on every change) and
  * answers create_pool with an event instead of an error, so a client can
- * fix its file and try again. The check itself is shm.c's, the same one
+ * fix its file and try again. The check itself is check.c's, the same one
  * wl_shm.create_pool uses, and the pool is pool.c's, so a pool from here
  * is exactly a pool from wl_shm.
  */
@@ -18,7 +18,7 @@
 #include <wayland-server-core.h>
 #include <wayland-server-protocol.h>
 
-#include "compositor.h"
+#include "log.h"
 #include "shm.h"
 #include "wlseal-shm-policy-v1-server-protocol.h"
 #include "wlseal-policy-reason.h"
@@ -43,7 +43,6 @@ static void send_policy(struct wl_resource *resource,
 static void request_destroy(struct wl_client *client,
 			    struct wl_resource *resource)
 {
-	(void)client;
 	wl_resource_destroy(resource);
 }
 
@@ -56,7 +55,6 @@ static const struct wlseal_shm_pool_request_v1_interface request_impl = {
 static void policy_destroy(struct wl_client *client,
 			   struct wl_resource *resource)
 {
-	(void)client;
 	wl_resource_destroy(resource);
 }
 
@@ -79,7 +77,7 @@ static void policy_create_pool(struct wl_client *client,
 			       struct wl_resource *resource, uint32_t id,
 			       int32_t fd, int32_t size)
 {
-	struct wlseal_server *server = wl_resource_get_user_data(resource);
+	struct wlseal_shm *shm = wl_resource_get_user_data(resource);
 	struct wlseal_shm_verdict v;
 	struct wl_resource *request;
 	struct wlseal_pool *pool;
@@ -103,11 +101,11 @@ static void policy_create_pool(struct wl_client *client,
 	}
 	wl_resource_set_implementation(request, &request_impl, NULL, NULL);
 
-	/* The same path as wl_shm.create_pool (shm.c); only the answer to
-	 * a refusal differs: an event, and the client stays. The fd is
+	/* The one path of wl_shm.create_pool too (pool.c); only the answer
+	 * to a refusal differs: an event, and the client stays. The fd is
 	 * closed before the answer, as the protocol promises, so a refused
 	 * client holds the only reference to its file again. */
-	pool = wlseal_shm_pool_new(server, client, fd, size, &v);
+	pool = wlseal_pool_new(shm, client, fd, size, &v);
 	if (!pool) {
 		if (v.no_memory)
 			wl_client_post_no_memory(client);
@@ -137,7 +135,7 @@ static void policy_resource_destroy(struct wl_resource *resource)
 static void policy_bind(struct wl_client *client, void *data, uint32_t version,
 			uint32_t id)
 {
-	struct wlseal_server *server = data;
+	struct wlseal_shm *shm = data;
 	struct wl_resource *resource;
 
 	resource = wl_resource_create(client, &wlseal_shm_policy_v1_interface,
@@ -146,22 +144,22 @@ static void policy_bind(struct wl_client *client, void *data, uint32_t version,
 		wl_client_post_no_memory(client);
 		return;
 	}
-	wl_resource_set_implementation(resource, &policy_impl, server,
+	wl_resource_set_implementation(resource, &policy_impl, shm,
 				       policy_resource_destroy);
 	/* Kept in a list so that a policy change reaches every client. */
-	wl_list_insert(&server->policy_resources, wl_resource_get_link(resource));
-	send_policy(resource, &server->policy);
+	wl_list_insert(&shm->policy_resources, wl_resource_get_link(resource));
+	send_policy(resource, &shm->policy);
 }
 
-void wlseal_shm_policy_update(struct wlseal_server *server,
+void wlseal_shm_policy_update(struct wlseal_shm *shm,
 			      const struct wlseal_shm_policy *policy)
 {
 	struct wl_resource *resource;
 	char desc[160];
 	int n = 0;
 
-	server->policy = *policy;
-	wl_resource_for_each(resource, &server->policy_resources) {
+	shm->policy = *policy;
+	wl_resource_for_each(resource, &shm->policy_resources) {
 		send_policy(resource, policy);
 		n++;
 	}
@@ -177,11 +175,11 @@ void wlseal_shm_policy_update(struct wlseal_server *server,
  * created here would be wlseal's (pool.c), so a client preferring the
  * extension would quietly bypass the very code the mode is meant to show.
  */
-bool wlseal_shm_policy_init(struct wlseal_server *server)
+bool wlseal_shm_policy_init(struct wlseal_shm *shm)
 {
-	wl_list_init(&server->policy_resources);
-	if (server->opts.shm == WLSEAL_SHM_LIBWAYLAND)
+	wl_list_init(&shm->policy_resources);
+	if (shm->mode == WLSEAL_SHM_LIBWAYLAND)
 		return true;
-	return wl_global_create(server->display, &wlseal_shm_policy_v1_interface,
-				1, server, policy_bind) != NULL;
+	return wl_global_create(shm->display, &wlseal_shm_policy_v1_interface,
+				1, shm, policy_bind) != NULL;
 }

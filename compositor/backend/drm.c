@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * backend-drm.c - scan out through KMS, as the VM's virtio-gpu does.
+ * drm.c - scan out through KMS, as the VM's virtio-gpu does.
  *
  * The classic legacy-KMS recipe: find a connected connector and a CRTC
  * that can drive it, allocate two "dumb" buffers (plain CPU-mapped
@@ -22,7 +22,8 @@
 #include <xf86drm.h>
 #include <xf86drmMode.h>
 
-#include "compositor.h"
+#include "backend.h"
+#include "log.h"
 
 struct drm_fb {
 	uint32_t handle, fb_id, pitch;
@@ -209,8 +210,6 @@ static void page_flip_handler(int fd, unsigned int sequence,
 	struct timespec when;
 	uint32_t flags = WLSEAL_FRAME_VSYNC | WLSEAL_FRAME_HW_COMPLETION;
 
-	(void)fd;
-	(void)sequence;
 	if (d->monotonic) {
 		/* The kernel's own vblank time: a hardware clock. */
 		when.tv_sec = tv_sec;
@@ -229,8 +228,6 @@ static int drm_readable(int fd, uint32_t mask, void *data)
 		.page_flip_handler = page_flip_handler,
 	};
 
-	(void)mask;
-	(void)data;
 	/* Reads the flip events and calls page_flip_handler for each;
 	 * the user data passed to drmModePageFlip comes back there. */
 	drmHandleEvent(fd, &ev);

@@ -11,30 +11,40 @@
 
 #include <wayland-server-core.h>
 
-#include "compositor.h"
+#include "wl.h"
 #include "presentation-time-server-protocol.h"
+
+/* A wp_presentation_feedback, carried along by surface.c (wl.h). */
+struct presentation_feedback {
+	struct wlseal_feedback base;
+	struct wl_resource *resource;
+	struct wlseal_server *server;
+};
 
 static void feedback_resource_destroy(struct wl_resource *r)
 {
-	struct wlseal_feedback *fb = wl_resource_get_user_data(r);
+	struct presentation_feedback *fb = wl_resource_get_user_data(r);
 
-	wl_list_remove(&fb->link);
+	wl_list_remove(&fb->base.link);
 	free(fb);
 }
 
-void wlseal_feedback_discard(struct wlseal_feedback *fb)
+static void feedback_discarded(struct wlseal_feedback *base)
 {
+	struct presentation_feedback *fb = wl_container_of(base, fb, base);
+
 	wp_presentation_feedback_send_discarded(fb->resource);
 	wl_resource_destroy(fb->resource);
 }
 
-void wlseal_feedback_presented(struct wlseal_feedback *fb,
-			       struct wlseal_server *server,
-			       const struct wlseal_frame_info *info)
+static void feedback_presented(struct wlseal_feedback *base,
+			       const struct wlseal_frame_done *frame)
 {
+	struct presentation_feedback *fb = wl_container_of(base, fb, base);
 	struct wl_client *client = wl_resource_get_client(fb->resource);
+	struct wlseal_server *server = fb->server;
 	struct wl_resource *out;
-	uint64_t sec = (uint64_t)info->when.tv_sec;
+	uint64_t sec = (uint64_t)frame->when.tv_sec;
 
 	/* sync_output for the client's own wl_output objects. */
 	wl_resource_for_each(out, &server->output_resources)
@@ -43,14 +53,18 @@ void wlseal_feedback_presented(struct wlseal_feedback *fb,
 								  out);
 	wp_presentation_feedback_send_presented(fb->resource,
 		(uint32_t)(sec >> 32), (uint32_t)sec,
-		(uint32_t)info->when.tv_nsec, server->backend->refresh_nsec,
-		(uint32_t)(info->seq >> 32), (uint32_t)info->seq, info->flags);
+		(uint32_t)frame->when.tv_nsec, server->output.refresh_nsec,
+		(uint32_t)(frame->seq >> 32), (uint32_t)frame->seq, frame->flags);
 	wl_resource_destroy(fb->resource);
 }
 
+static const struct wlseal_feedback_impl feedback_impl = {
+	.presented = feedback_presented,
+	.discarded = feedback_discarded,
+};
+
 static void presentation_destroy(struct wl_client *c, struct wl_resource *r)
 {
-	(void)c;
 	wl_resource_destroy(r);
 }
 
@@ -60,7 +74,7 @@ static void presentation_feedback(struct wl_client *client,
 				  uint32_t id)
 {
 	struct wlseal_surface *s = wlseal_surface_from_resource(surface_resource);
-	struct wlseal_feedback *fb;
+	struct presentation_feedback *fb;
 
 	fb = calloc(1, sizeof(*fb));
 	if (!fb) {
@@ -75,8 +89,10 @@ static void presentation_feedback(struct wl_client *client,
 		wl_client_post_no_memory(client);
 		return;
 	}
+	fb->base.impl = &feedback_impl;
+	fb->server = wl_resource_get_user_data(r);
 	/* Belongs to the next commit of the surface. */
-	wl_list_insert(s->pending.feedbacks.prev, &fb->link);
+	wlseal_surface_add_feedback(s, &fb->base);
 	wl_resource_set_implementation(fb->resource, NULL, fb,
 				       feedback_resource_destroy);
 }

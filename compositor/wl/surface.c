@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * surface.c - wl_compositor, wl_surface and wl_region.
+ * surface.c - wl_compositor and wl_surface.
  *
  * Surface state is double-buffered: attach, damage and frame only touch
  * the pending state, commit makes it current at once. The compositor
@@ -12,83 +12,7 @@
 #include <wayland-server-core.h>
 #include <wayland-server-protocol.h>
 
-#include "compositor.h"
-#include "presentation-time-server-protocol.h"
-
-/*
- * Bounded work per request. Every union or subtract costs time in
- * proportion to the rectangles a region already holds, so a client
- * sending thousands of scattered 1x1 rectangles would make each request
- * dearer than the last (quadratic in total) and the repaint after it
- * just as slow, stalling every other client. Past WLSEAL_MAX_RECTS a
- * region collapses to its extents: for damage that repaints more pixels
- * than asked, never fewer, and the repaint stays bounded by the surface's
- * area; its cost follows the pixels that change, not the client's count.
- */
-#define WLSEAL_MAX_RECTS 32
-
-static void bound_rects(pixman_region32_t *region)
-{
-	pixman_box32_t extents;
-
-	if (pixman_region32_n_rects(region) <= WLSEAL_MAX_RECTS)
-		return;
-	extents = *pixman_region32_extents(region);
-	pixman_region32_reset(region, &extents);
-}
-
-/* wl_region: kept only as pixman regions, since wlseal has no input and
- * treats every surface as possibly translucent. They are only hints that
- * wlseal ignores (set_opaque_region, set_input_region), so collapsing
- * them to their extents changes nothing; should an opaque region ever be
- * used, it must collapse the other way (to nothing), never grow. */
-
-static void region_destroy(struct wl_client *client, struct wl_resource *r)
-{
-	(void)client;
-	wl_resource_destroy(r);
-}
-
-static void region_add(struct wl_client *client, struct wl_resource *r,
-		       int32_t x, int32_t y, int32_t w, int32_t h)
-{
-	pixman_region32_t *region = wl_resource_get_user_data(r);
-
-	(void)client;
-	if (w > 0 && h > 0) {
-		pixman_region32_union_rect(region, region, x, y, w, h);
-		bound_rects(region);
-	}
-}
-
-static void region_subtract(struct wl_client *client, struct wl_resource *r,
-			    int32_t x, int32_t y, int32_t w, int32_t h)
-{
-	pixman_region32_t *region = wl_resource_get_user_data(r);
-	pixman_region32_t rect;
-
-	(void)client;
-	if (w <= 0 || h <= 0)
-		return;
-	pixman_region32_init_rect(&rect, x, y, w, h);
-	pixman_region32_subtract(region, region, &rect);
-	pixman_region32_fini(&rect);
-	bound_rects(region);
-}
-
-static const struct wl_region_interface region_impl = {
-	.destroy = region_destroy,
-	.add = region_add,
-	.subtract = region_subtract,
-};
-
-static void region_resource_destroy(struct wl_resource *r)
-{
-	pixman_region32_t *region = wl_resource_get_user_data(r);
-
-	pixman_region32_fini(region);
-	free(region);
-}
+#include "wl.h"
 
 /* wl_surface */
 
@@ -99,7 +23,6 @@ struct wlseal_surface *wlseal_surface_from_resource(struct wl_resource *r)
 
 static void surface_destroy(struct wl_client *client, struct wl_resource *r)
 {
-	(void)client;
 	wl_resource_destroy(r);
 }
 
@@ -109,7 +32,6 @@ static void pending_buffer_destroyed(struct wl_listener *listener, void *data)
 	struct wlseal_surface *s =
 		wl_container_of(listener, s, pending.buffer_destroy);
 
-	(void)data;
 	wl_list_remove(&s->pending.buffer_destroy.link);
 	wl_list_init(&s->pending.buffer_destroy.link);
 	s->pending.buffer = NULL;
@@ -121,13 +43,12 @@ static void current_buffer_destroyed(struct wl_listener *listener, void *data)
 {
 	struct wlseal_surface *s = wl_container_of(listener, s, buffer_destroy);
 
-	(void)data;
 	wl_list_remove(&s->buffer_destroy.link);
 	wl_list_init(&s->buffer_destroy.link);
 	s->buffer = NULL;
-	if (s->mapped)
-		wlseal_scene_damage_surface(&s->server->scene, s, NULL);
-	wlseal_output_schedule_repaint(s->server);
+	if (s->view.mapped)
+		wlseal_scene_damage_view(&s->server->scene, &s->view, NULL);
+	wlseal_repaint_schedule(s->server);
 }
 
 static void surface_attach(struct wl_client *client, struct wl_resource *r,
@@ -136,9 +57,7 @@ static void surface_attach(struct wl_client *client, struct wl_resource *r,
 	struct wlseal_surface *s = wlseal_surface_from_resource(r);
 	int32_t w, h;
 
-	(void)client;
-	(void)x;	/* toplevels are placed by the compositor */
-	(void)y;
+	/* x, y: toplevels are placed by the compositor */
 	if (buffer && !wlseal_buffer_get_size(buffer, &w, &h)) {
 		wl_resource_post_error(r, WL_SURFACE_ERROR_INVALID_SIZE,
 				       "only wl_shm buffers are supported");
@@ -158,13 +77,12 @@ static void surface_damage(struct wl_client *client, struct wl_resource *r,
 {
 	struct wlseal_surface *s = wlseal_surface_from_resource(r);
 
-	(void)client;
 	/* Scale 1, no transform: surface and buffer coordinates agree,
 	 * so damage and damage_buffer are the same thing here. */
 	if (w > 0 && h > 0) {
 		pixman_region32_union_rect(&s->pending.damage,
 					   &s->pending.damage, x, y, w, h);
-		bound_rects(&s->pending.damage);
+		wlseal_region_bound(&s->pending.damage);
 	}
 }
 
@@ -194,15 +112,11 @@ static void surface_set_region(struct wl_client *client, struct wl_resource *r,
 			       struct wl_resource *region)
 {
 	/* Opaque and input regions are hints wlseal does not need. */
-	(void)client;
-	(void)r;
-	(void)region;
 }
 
 static void surface_set_buffer_transform(struct wl_client *client,
 					 struct wl_resource *r, int32_t t)
 {
-	(void)client;
 	if (t != WL_OUTPUT_TRANSFORM_NORMAL)
 		wl_resource_post_error(r, WL_SURFACE_ERROR_INVALID_TRANSFORM,
 				       "only the normal transform is supported");
@@ -211,7 +125,6 @@ static void surface_set_buffer_transform(struct wl_client *client,
 static void surface_set_buffer_scale(struct wl_client *client,
 				     struct wl_resource *r, int32_t scale)
 {
-	(void)client;
 	if (scale != 1)
 		wl_resource_post_error(r, WL_SURFACE_ERROR_INVALID_SCALE,
 				       "only scale 1 is supported");
@@ -222,9 +135,8 @@ static void surface_commit(struct wl_client *client, struct wl_resource *r)
 	struct wlseal_surface *s = wlseal_surface_from_resource(r);
 	struct wlseal_server *server = s->server;
 	struct wlseal_feedback *fb, *tmp;
-	int32_t old_w = s->width, old_h = s->height;
+	int32_t old_w = s->view.width, old_h = s->view.height;
 
-	(void)client;
 	if (s->pending.attached) {
 		struct wl_resource *old = s->buffer;
 
@@ -236,11 +148,12 @@ static void surface_commit(struct wl_client *client, struct wl_resource *r)
 			wl_buffer_send_release(old);
 		s->buffer = s->pending.buffer;
 		if (s->buffer) {
-			wlseal_buffer_get_size(s->buffer, &s->width, &s->height);
+			wlseal_buffer_get_size(s->buffer, &s->view.width,
+					       &s->view.height);
 			wl_resource_add_destroy_listener(s->buffer,
 							 &s->buffer_destroy);
 		} else {
-			s->width = s->height = 0;
+			s->view.width = s->view.height = 0;
 		}
 		wl_list_remove(&s->pending.buffer_destroy.link);
 		wl_list_init(&s->pending.buffer_destroy.link);
@@ -248,17 +161,17 @@ static void surface_commit(struct wl_client *client, struct wl_resource *r)
 		s->pending.attached = false;
 	}
 
-	if (s->mapped) {
-		if (s->width != old_w || s->height != old_h) {
+	if (s->view.mapped) {
+		if (s->view.width != old_w || s->view.height != old_h) {
 			/* The old and the new outline both change. */
 			pixman_region32_t all;
 
 			pixman_region32_init_rect(&all, 0, 0, old_w, old_h);
-			wlseal_scene_damage_surface(&server->scene, s, &all);
+			wlseal_scene_damage_view(&server->scene, &s->view, &all);
 			pixman_region32_fini(&all);
-			wlseal_scene_damage_surface(&server->scene, s, NULL);
+			wlseal_scene_damage_view(&server->scene, &s->view, NULL);
 		} else {
-			wlseal_scene_damage_surface(&server->scene, s,
+			wlseal_scene_damage_view(&server->scene, &s->view,
 						    &s->pending.damage);
 		}
 	}
@@ -267,7 +180,7 @@ static void surface_commit(struct wl_client *client, struct wl_resource *r)
 	/* Feedback for an update that never reached the screen is
 	 * discarded once a newer update replaces it. */
 	wl_list_for_each_safe(fb, tmp, &s->feedbacks, link)
-		wlseal_feedback_discard(fb);
+		fb->impl->discarded(fb);
 	wl_list_insert_list(&s->feedbacks, &s->pending.feedbacks);
 	wl_list_init(&s->pending.feedbacks);
 	wl_list_insert_list(s->frame_callbacks.prev, &s->pending.frame_callbacks);
@@ -277,8 +190,8 @@ static void surface_commit(struct wl_client *client, struct wl_resource *r)
 	if (s->role_commit)
 		s->role_commit(s);
 
-	if (!wl_list_empty(&s->frame_callbacks) || s->mapped)
-		wlseal_output_schedule_repaint(server);
+	if (!wl_list_empty(&s->frame_callbacks) || s->view.mapped)
+		wlseal_repaint_schedule(server);
 }
 
 static const struct wl_surface_interface surface_impl = {
@@ -307,7 +220,7 @@ static void destroy_feedbacks(struct wl_list *list)
 	struct wlseal_feedback *fb, *tmp;
 
 	wl_list_for_each_safe(fb, tmp, list, link)
-		wlseal_feedback_discard(fb);
+		fb->impl->discarded(fb);
 }
 
 static void surface_resource_destroy(struct wl_resource *r)
@@ -316,9 +229,9 @@ static void surface_resource_destroy(struct wl_resource *r)
 
 	/* The role goes first: it may unmap the surface. */
 	wl_signal_emit(&s->destroy_signal, s);
-	if (s->mapped)
-		wlseal_scene_unmap(&s->server->scene, s);
-	wlseal_output_schedule_repaint(s->server);
+	if (s->view.mapped)
+		wlseal_scene_unmap(&s->server->scene, &s->view);
+	wlseal_repaint_schedule(s->server);
 
 	wl_list_remove(&s->pending.buffer_destroy.link);
 	wl_list_remove(&s->buffer_destroy.link);
@@ -330,6 +243,38 @@ static void surface_resource_destroy(struct wl_resource *r)
 	wl_list_remove(&s->link);
 	free(s);
 }
+
+/* The scene reads the committed buffer whenever it repaints. */
+static pixman_image_t *surface_source_begin(struct wlseal_scene_view *view)
+{
+	struct wlseal_surface *s = wl_container_of(view, s, view);
+	struct wlseal_pixels *px = &s->reading;
+	pixman_format_code_t fmt;
+	pixman_image_t *image;
+
+	if (!s->buffer || !wlseal_buffer_begin(s->buffer, px))
+		return NULL;
+	fmt = px->format == WL_SHM_FORMAT_ARGB8888 ? PIXMAN_a8r8g8b8
+						   : PIXMAN_x8r8g8b8;
+	/* Wraps the client's pages, no copy; pixman only reads them. */
+	image = pixman_image_create_bits_no_clear(fmt, px->width, px->height,
+						  px->data, px->stride);
+	if (!image)
+		wlseal_buffer_end(px);
+	return image;
+}
+
+static void surface_source_end(struct wlseal_scene_view *view)
+{
+	struct wlseal_surface *s = wl_container_of(view, s, view);
+
+	wlseal_buffer_end(&s->reading);
+}
+
+static const struct wlseal_scene_source surface_source = {
+	.begin = surface_source_begin,
+	.end = surface_source_end,
+};
 
 static void compositor_create_surface(struct wl_client *client,
 				      struct wl_resource *r, uint32_t id)
@@ -359,7 +304,7 @@ static void compositor_create_surface(struct wl_client *client,
 	s->buffer_destroy.notify = current_buffer_destroyed;
 	wl_list_init(&s->frame_callbacks);
 	wl_list_init(&s->feedbacks);
-	wl_list_init(&s->view_link);
+	wlseal_scene_view_init(&s->view, &surface_source);
 	wl_signal_init(&s->destroy_signal);
 	wl_list_insert(&server->surfaces, &s->link);
 	wl_resource_set_implementation(s->resource, &surface_impl, s,
@@ -369,24 +314,7 @@ static void compositor_create_surface(struct wl_client *client,
 static void compositor_create_region(struct wl_client *client,
 				     struct wl_resource *r, uint32_t id)
 {
-	pixman_region32_t *region;
-	struct wl_resource *res;
-
-	region = malloc(sizeof(*region));
-	if (!region) {
-		wl_client_post_no_memory(client);
-		return;
-	}
-	res = wl_resource_create(client, &wl_region_interface, 1, id);
-	if (!res) {
-		free(region);
-		wl_client_post_no_memory(client);
-		return;
-	}
-	(void)r;
-	pixman_region32_init(region);
-	wl_resource_set_implementation(res, &region_impl, region,
-				       region_resource_destroy);
+	wlseal_region_create(client, id);
 }
 
 static const struct wl_compositor_interface compositor_impl = {
@@ -407,16 +335,20 @@ static void compositor_bind(struct wl_client *client, void *data,
 	wl_resource_set_implementation(r, &compositor_impl, data, NULL);
 }
 
-bool wlseal_compositor_init(struct wlseal_server *server)
+void wlseal_surface_add_feedback(struct wlseal_surface *s,
+				 struct wlseal_feedback *fb)
 {
-	/* Version 4 brings damage_buffer; later versions add offset and
-	 * scale hints that wlseal has no use for. */
-	return wl_global_create(server->display, &wl_compositor_interface, 4,
-				server, compositor_bind) != NULL;
+	wl_list_insert(s->pending.feedbacks.prev, &fb->link);
 }
 
-void wlseal_surfaces_take_frame_state(struct wlseal_server *server)
+/*
+ * A repaint starts (repaint.c): move committed callbacks and feedback of
+ * every surface to the server's in-flight lists.
+ */
+static void frame_start(struct wl_listener *listener, void *data)
 {
+	struct wlseal_server *server =
+		wl_container_of(listener, server, frame_start);
 	struct wlseal_surface *s;
 	struct wlseal_feedback *fb, *tmp;
 
@@ -425,23 +357,52 @@ void wlseal_surfaces_take_frame_state(struct wlseal_server *server)
 				    &s->frame_callbacks);
 		wl_list_init(&s->frame_callbacks);
 		/* Only content that is on the screen gets "presented". */
-		if (s->mapped && s->buffer) {
+		if (s->view.mapped && s->buffer) {
 			wl_list_insert_list(server->feedbacks.prev,
 					    &s->feedbacks);
 			wl_list_init(&s->feedbacks);
 		} else {
 			wl_list_for_each_safe(fb, tmp, &s->feedbacks, link)
-				wlseal_feedback_discard(fb);
+				fb->impl->discarded(fb);
 		}
 	}
 }
 
-bool wlseal_surfaces_want_frame(struct wlseal_server *server)
+/*
+ * The frame is on screen: tell the clients whose content it shows, so
+ * that they draw their next frame now, paced by the display. Callbacks
+ * committed since the repaint started wait for the next frame; their
+ * commit already asked for it (wlseal_repaint_schedule above).
+ */
+static void frame_done(struct wl_listener *listener, void *data)
 {
-	struct wlseal_surface *s;
+	struct wlseal_server *server =
+		wl_container_of(listener, server, frame_done);
+	const struct wlseal_frame_done *frame = data;
+	struct wlseal_feedback *fb, *fbtmp;
+	struct wl_resource *cb, *cbtmp;
+	uint32_t msec = (uint32_t)(frame->when.tv_sec * 1000 +
+				   frame->when.tv_nsec / 1000000);
 
-	wl_list_for_each(s, &server->surfaces, link)
-		if (!wl_list_empty(&s->frame_callbacks))
-			return true;
-	return false;
+	wl_resource_for_each_safe(cb, cbtmp, &server->frame_callbacks) {
+		wl_callback_send_done(cb, msec);
+		wl_resource_destroy(cb);
+	}
+	wl_list_for_each_safe(fb, fbtmp, &server->feedbacks, link)
+		fb->impl->presented(fb, frame);
+}
+
+bool wlseal_compositor_init(struct wlseal_server *server)
+{
+	wl_list_init(&server->surfaces);
+	wl_list_init(&server->frame_callbacks);
+	wl_list_init(&server->feedbacks);
+	server->frame_start.notify = frame_start;
+	wl_signal_add(&server->events.frame_start, &server->frame_start);
+	server->frame_done.notify = frame_done;
+	wl_signal_add(&server->events.frame_done, &server->frame_done);
+	/* Version 4 brings damage_buffer; later versions add offset and
+	 * scale hints that wlseal has no use for. */
+	return wl_global_create(server->display, &wl_compositor_interface, 4,
+				server, compositor_bind) != NULL;
 }

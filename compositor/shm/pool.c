@@ -17,11 +17,11 @@
 #include <wayland-server-core.h>
 #include <wayland-server-protocol.h>
 
-#include "compositor.h"
+#include "log.h"
 #include "shm.h"
 #include "wlseal-shm-policy-v1-server-protocol.h"
 
-void wlseal_pool_unref(struct wlseal_pool *pool)
+static void pool_unref(struct wlseal_pool *pool)
 {
 	if (--pool->refcount > 0)
 		return;
@@ -29,11 +29,13 @@ void wlseal_pool_unref(struct wlseal_pool *pool)
 	 * that is no multiple of the huge page fails with EINVAL and would
 	 * leak the mapping, the file and its huge page reservation. */
 	if (munmap(pool->data, pool->map_len) < 0)
-		wlseal_log("munmap of a %zu-byte pool mapping failed: %m",
-			   pool->map_len);
+		wlseal_log("munmap of a %zu-byte pool mapping failed: %s",
+			   pool->map_len, strerror(errno));
 	if (pool->fd >= 0)
 		close(pool->fd);
-	wlseal_shm_account_release(pool);
+	if (pool->account)
+		wlseal_shm_uncharge(pool->shm, pool->account, pool->map_len,
+				    pool->fd >= 0);
 	free(pool);
 }
 
@@ -42,7 +44,6 @@ void wlseal_pool_unref(struct wlseal_pool *pool)
 static void buffer_destroy(struct wl_client *client,
 			   struct wl_resource *resource)
 {
-	(void)client;
 	wl_resource_destroy(resource);
 }
 
@@ -54,7 +55,7 @@ static void buffer_resource_destroy(struct wl_resource *resource)
 {
 	struct wlseal_shm_buffer *buffer = wl_resource_get_user_data(resource);
 
-	wlseal_pool_unref(buffer->pool);
+	pool_unref(buffer->pool);
 	free(buffer);
 }
 
@@ -152,7 +153,6 @@ static void pool_create_buffer(struct wl_client *client,
 
 static void pool_destroy(struct wl_client *client, struct wl_resource *resource)
 {
-	(void)client;
 	wl_resource_destroy(resource);
 }
 
@@ -165,7 +165,6 @@ static void pool_resize(struct wl_client *client, struct wl_resource *resource,
 	size_t new_len;
 	void *data;
 
-	(void)client;
 	/* Pools only grow: existing buffers must stay inside. */
 	if (size < pool->size) {
 		snprintf(why, sizeof(why), "pool cannot shrink (%d -> %d bytes)",
@@ -177,25 +176,26 @@ static void pool_resize(struct wl_client *client, struct wl_resource *resource,
 	/* The file may have grown since create_pool (SEAL_SHRINK allows
 	 * that) or not: only a fresh fstat tells. The seals are re-read
 	 * too, because the seed ABI can replace a seal set. */
-	if (wlseal_shm_check(&pool->server->policy, pool->fd, size, &v)) {
+	if (wlseal_shm_check(&pool->shm->policy, pool->fd, size, &v)) {
 		wlseal_shm_refuse(resource, WL_SHM_ERROR_INVALID_FD,
 				  "wl_shm_pool.resize", v.message);
 		return;
 	}
-	new_len = (size_t)size + pool->page - 1;
-	new_len -= new_len % pool->page;
+	new_len = ((size_t)size + pool->page - 1) / pool->page * pool->page;
 	if (new_len != pool->map_len) {
-		if (!wlseal_shm_account_resize(pool, pool->map_len, new_len, &v)) {
+		if (!wlseal_shm_recharge(pool->shm, pool->account, pool->map_len,
+					 new_len, &v)) {
 			wlseal_shm_refuse(resource, WL_SHM_ERROR_INVALID_FD,
 					  "wl_shm_pool.resize", v.message);
 			return;
 		}
 		data = mremap(pool->data, pool->map_len, new_len, MREMAP_MAYMOVE);
 		if (data == MAP_FAILED) {
-			/* Give the bytes back: the pool keeps its old size. */
 			snprintf(why, sizeof(why), "mremap failed: %s",
 				 strerror(errno));
-			wlseal_shm_account_resize(pool, new_len, pool->map_len, &v);
+			/* The pool keeps its old size: give the bytes back. */
+			wlseal_shm_recharge(pool->shm, pool->account, new_len,
+					    pool->map_len, &v);
 			wlseal_shm_refuse(resource, WL_SHM_ERROR_INVALID_FD,
 					  "wl_shm_pool.resize", why);
 			return;
@@ -218,9 +218,10 @@ static const struct wl_shm_pool_interface pool_impl = {
  * again), and resize can only arrive on this resource. The mapping keeps
  * the file and its pages alive, upstream seals can never be removed, and
  * the seed ABI removes one only for an exclusive holder, which a mapping
- * already prevents (the kernel counts mappings). Keeping the fd would let
- * a client that repeats create_pool, create_buffer, destroy hold as many
- * of our fds as it likes while its pool resources count zero.
+ * already prevents (the kernel counts mappings; the scenario
+ * seed-unseal-after-pool-destroy asserts it). Keeping the fd would let a
+ * client that repeats create_pool, create_buffer, destroy hold as many of
+ * our fds as it likes while holding no wl_shm_pool at all.
  */
 static void pool_resource_destroy(struct wl_resource *resource)
 {
@@ -229,13 +230,14 @@ static void pool_resource_destroy(struct wl_resource *resource)
 	pool->resource = NULL;
 	close(pool->fd);
 	pool->fd = -1;
-	wlseal_shm_account_fd_closed(pool);
-	wlseal_pool_unref(pool);
+	if (pool->account)
+		wlseal_shm_fd_closed(pool->account);
+	pool_unref(pool);
 }
 
-struct wlseal_pool *wlseal_pool_map(struct wlseal_server *server, int fd,
-				    int32_t size,
-				    struct wlseal_shm_verdict *v)
+/* Map @fd (owned from here on) read-only, whole pages of v->page. */
+static struct wlseal_pool *pool_map(struct wlseal_shm *shm, int fd,
+				    int32_t size, struct wlseal_shm_verdict *v)
 {
 	struct wlseal_pool *pool;
 	int flags;
@@ -246,11 +248,11 @@ struct wlseal_pool *wlseal_pool_map(struct wlseal_server *server, int fd,
 		v->no_memory = true;
 		return NULL;
 	}
-	pool->server = server;
+	pool->shm = shm;
 	pool->fd = fd;
 	pool->size = size;
 	pool->page = v->page;
-	/* shm.c checked that the file holds every page of this length. */
+	/* check.c made sure the file holds every page of this length. */
 	pool->map_len = ((size_t)size + v->page - 1) / v->page * v->page;
 	pool->refcount = 1;
 	/*
@@ -272,12 +274,57 @@ struct wlseal_pool *wlseal_pool_map(struct wlseal_server *server, int fd,
 	return pool;
 }
 
+struct wlseal_pool *wlseal_pool_new(struct wlseal_shm *shm,
+				    struct wl_client *client, int fd,
+				    int32_t size, struct wlseal_shm_verdict *v)
+{
+	struct wlseal_shm_account *account = wlseal_shm_account(client);
+	struct wlseal_shm_verdict again;
+	struct wlseal_pool *pool;
+	size_t map_len;
+
+	if (!account) {
+		*v = (struct wlseal_shm_verdict){ .file_size = -1, .no_memory = true };
+		goto refused;
+	}
+	if (wlseal_shm_check(&shm->policy, fd, size, v))
+		goto refused;
+	map_len = ((size_t)size + v->page - 1) / v->page * v->page;
+	if (wlseal_shm_budget(shm, account, fd, map_len, v))
+		goto refused;
+	pool = pool_map(shm, fd, size, v);
+	if (!pool)
+		return NULL;
+	/*
+	 * Defense in depth: the seed ABI lets an exclusive holder replace
+	 * the seals. Our fd made us not exclusive from before the check, and
+	 * the mapping keeps it so from now on; should a kernel ever get that
+	 * wrong, this second look catches a change made in between.
+	 */
+	if (wlseal_shm_check(&shm->policy, pool->fd, size, &again) ||
+	    again.write_sealed != v->write_sealed) {
+		v->reason = again.reason ? again.reason :
+			    WLSEAL_SHM_POOL_REQUEST_V1_REASON_UNEXPECTED_SEAL;
+		v->seals = again.seals;
+		snprintf(v->message, sizeof(v->message),
+			 "seals changed while mapping: %.120s", again.message);
+		pool_unref(pool);
+		return NULL;
+	}
+	pool->account = account;
+	wlseal_shm_charge(shm, account, pool->map_len);
+	return pool;
+refused:
+	close(fd);
+	return NULL;
+}
+
 bool wlseal_pool_bind(struct wlseal_pool *pool, struct wl_client *client,
 		      uint32_t id)
 {
 	pool->resource = wl_resource_create(client, &wl_shm_pool_interface, 1, id);
 	if (!pool->resource) {
-		wlseal_pool_unref(pool);
+		pool_unref(pool);
 		return false;
 	}
 	wl_resource_set_implementation(pool->resource, &pool_impl, pool,

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * backend-headless.c - an output that exists only in memory.
+ * headless.c - an output that exists only in memory.
  *
  * It behaves like a 60 Hz display: a timerfd ticks at "vblank" times
  * (multiples of the refresh period since start), and a presented frame
@@ -12,7 +12,8 @@
 #include <sys/timerfd.h>
 #include <unistd.h>
 
-#include "compositor.h"
+#include "backend.h"
+#include "log.h"
 
 #define HEADLESS_REFRESH_MHZ 60000
 
@@ -65,7 +66,6 @@ static int headless_tick(int fd, uint32_t mask, void *data)
 	struct wlseal_frame_info info;
 	uint64_t expirations;
 
-	(void)mask;
 	if (read(fd, &expirations, sizeof(expirations)) < 0 || !h->pending)
 		return 0;
 	h->pending = false;

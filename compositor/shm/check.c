@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * shm.c - wlseal's own wl_shm global, its seal check, the budgets, and the
- * one path from a client's fd to a pool.
+ * check.c - the seal check, the budgets and the refusal log: the verdicts
+ * every new or resized pool needs before it is mapped (shm.h).
  *
  * libwayland's wl_display_init_shm() maps whatever fd a client sends and
  * relies on a SIGBUS handler to survive a client that later truncates the
@@ -52,30 +52,28 @@
  *   are references. As defense in depth the seals are read again after
  *   mmap, and a pool whose seals or size changed in between is refused.
  *
- * Fairness is here too (wlseal_shm_pool_new): every pool is charged to
- * the client that created it, for as long as the pool object lives.
+ * Fairness is here too ("Budgets" below): every pool is charged to the
+ * client that created it, for as long as the pool object lives.
  */
 #include <errno.h>
 #include <stdarg.h>
 #include <fcntl.h>
-#include <linux/magic.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <linux/magic.h>
+#include <stdlib.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
-#include <sys/sysinfo.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <wayland-server-core.h>
-#include <wayland-server-protocol.h>
 
-#include "compositor.h"
+#include "log.h"
 #include "shm.h"
 #include "wlseal-shm-policy-v1-server-protocol.h"
-#include "wlseal-seals.h"
+#include "seal-list.h"
 
 #ifndef F_SEAL_EXEC
 #define F_SEAL_EXEC 0x0020	/* 6.3+: the mode's exec bits are frozen */
@@ -105,12 +103,10 @@
 #define LIGHT_FDS 4
 #define LIGHT_BYTES (64ull << 20)
 #define FD_HARD_RESERVE 32	/* never handed to pools: accept(), DRM */
-#define OWN_MAPPINGS 4096	/* libraries, malloc, DRM dumb buffers */
 
 /* Per-client bookkeeping of everything that client's pools hold. */
 struct wlseal_shm_account {
 	struct wl_listener client_destroy;
-	struct wlseal_server *server;
 	pid_t pid;
 	int refs;		/* the client while connected + one per pool */
 	int pools;		/* pool objects: resource or buffers alive */
@@ -146,8 +142,7 @@ static void account_client_gone(struct wl_listener *listener, void *data)
 	account_unref(a);
 }
 
-static struct wlseal_shm_account *account_get(struct wlseal_server *server,
-					      struct wl_client *client)
+struct wlseal_shm_account *wlseal_shm_account(struct wl_client *client)
 {
 	struct wl_listener *l;
 	struct wlseal_shm_account *a;
@@ -158,7 +153,6 @@ static struct wlseal_shm_account *account_get(struct wlseal_server *server,
 	a = calloc(1, sizeof(*a));
 	if (!a)
 		return NULL;
-	a->server = server;
 	a->pid = wlseal_client_pid(client);
 	a->refs = 1;
 	a->client_destroy.notify = account_client_gone;
@@ -207,35 +201,6 @@ void wlseal_shm_log(struct wl_client *client, const char *fmt, ...)
 	} else {
 		wlseal_log("%s", line);
 	}
-}
-
-void wlseal_shm_refuse(struct wl_resource *resource, uint32_t code,
-		       const char *request, const char *why)
-{
-	struct wl_client *client = wl_resource_get_client(resource);
-
-	/* One log line per refusal, naming the client and the reason; the
-	 * same reason goes into the protocol error so the client sees it. */
-	wlseal_shm_log(client, "refused client pid=%d %s: %s",
-		       (int)wlseal_client_pid(client), request, why);
-	wl_resource_post_error(resource, code, "%s", why);
-}
-
-/* "F_SEAL_SHRINK|F_SEAL_GROW" for the messages. */
-static void seal_names(uint32_t seals, char *buf, size_t len)
-{
-	static const char *const names[] = {
-		"F_SEAL_SEAL", "F_SEAL_SHRINK", "F_SEAL_GROW", "F_SEAL_WRITE",
-		"F_SEAL_FUTURE_WRITE", "F_SEAL_EXEC",
-	};
-	size_t used = 0;
-	unsigned int i;
-
-	buf[0] = '\0';
-	for (i = 0; i < 6 && used < len; i++)
-		if (seals & (1u << i))
-			used += (size_t)snprintf(buf + used, len - used, "%s%s",
-						 used ? "|" : "", names[i]);
 }
 
 static uint32_t refuse(struct wlseal_shm_verdict *v, uint32_t reason,
@@ -315,7 +280,7 @@ uint32_t wlseal_shm_check(const struct wlseal_shm_policy *policy, int fd,
 			      strerror(errno));
 	missing = policy->required_seals & ~(uint32_t)seals;
 	if (missing) {
-		seal_names(missing, names, sizeof(names));
+		wlseal_seal_list_format(missing, names, sizeof(names));
 		v->seals = missing;
 		return refuse(v, WLSEAL_SHM_POOL_REQUEST_V1_REASON_MISSING_SEAL,
 			      "missing %s (file seals 0x%x)", names, seals);
@@ -324,7 +289,7 @@ uint32_t wlseal_shm_check(const struct wlseal_shm_policy *policy, int fd,
 	 * set it on every memfd (vm.memfd_noexec), so it never counts. */
 	unexpected = (uint32_t)seals & ~policy->accepted_seals & ~F_SEAL_EXEC;
 	if (unexpected) {
-		seal_names(unexpected, names, sizeof(names));
+		wlseal_seal_list_format(unexpected, names, sizeof(names));
 		v->seals = unexpected;
 		return refuse(v, WLSEAL_SHM_POOL_REQUEST_V1_REASON_UNEXPECTED_SEAL,
 			      "unexpected seal %s (file seals 0x%x, accepted 0x%x)",
@@ -373,11 +338,11 @@ static bool fair(uint64_t mine, uint64_t total, uint64_t limit,
 	return mine <= light && total <= limit;
 }
 
-static uint32_t budget(struct wlseal_server *server,
-		       struct wlseal_shm_account *a, int fd, size_t map_len,
-		       struct wlseal_shm_verdict *v)
+uint32_t wlseal_shm_budget(struct wlseal_shm *shm,
+			   struct wlseal_shm_account *a, int fd,
+			   size_t map_len, struct wlseal_shm_verdict *v)
 {
-	struct wlseal_shm_totals *t = &server->shm_totals;
+	struct wlseal_shm_totals *t = &shm->totals;
 	struct rlimit rl;
 
 	/* The kernel hands out the lowest free fd number, so the number
@@ -388,10 +353,10 @@ static uint32_t budget(struct wlseal_server *server,
 		return refuse(v, WLSEAL_SHM_POOL_REQUEST_V1_REASON_OUT_OF_RESOURCES,
 			      "compositor near its file descriptor limit (fd %d of %llu)",
 			      fd, (unsigned long long)rl.rlim_cur);
-	if (a->pools >= server->opts.max_pools_per_client)
+	if (a->pools >= shm->max_pools_per_client)
 		return refuse(v, WLSEAL_SHM_POOL_REQUEST_V1_REASON_OUT_OF_RESOURCES,
 			      "too many pools (%d live, limit %d per client)",
-			      a->pools, server->opts.max_pools_per_client);
+			      a->pools, shm->max_pools_per_client);
 	if (a->bytes + map_len > WLSEAL_CLIENT_MAX_BYTES)
 		return refuse(v, WLSEAL_SHM_POOL_REQUEST_V1_REASON_OUT_OF_RESOURCES,
 			      "too many pool bytes (%llu mapped + %zu, limit %llu per client)",
@@ -412,65 +377,40 @@ static uint32_t budget(struct wlseal_server *server,
 	return 0;
 }
 
-struct wlseal_pool *wlseal_shm_pool_new(struct wlseal_server *server,
-					struct wl_client *client, int fd,
-					int32_t size,
-					struct wlseal_shm_verdict *v)
+void wlseal_shm_charge(struct wlseal_shm *shm,
+		       struct wlseal_shm_account *a, size_t map_len)
 {
-	struct wlseal_shm_account *a = account_get(server, client);
-	struct wlseal_shm_verdict again;
-	struct wlseal_pool *pool;
-	size_t map_len;
-
-	if (!a) {
-		*v = (struct wlseal_shm_verdict){ .file_size = -1, .no_memory = true };
-		close(fd);
-		return NULL;
-	}
-	if (wlseal_shm_check(&server->policy, fd, size, v))
-		goto refused;
-	map_len = round_up((uint64_t)size, v->page);
-	if (budget(server, a, fd, map_len, v))
-		goto refused;
-	/* pool.c owns fd from here on, also on failure. */
-	pool = wlseal_pool_map(server, fd, size, v);
-	if (!pool)
-		return NULL;
-	/*
-	 * Defense in depth: the seed ABI lets an exclusive holder replace
-	 * the seals. Our fd made us not exclusive from before the check, and
-	 * the mapping keeps it so from now on; should a kernel ever get that
-	 * wrong, a second look after mmap catches a change made in between.
-	 */
-	if (wlseal_shm_check(&server->policy, pool->fd, size, &again) ||
-	    again.write_sealed != v->write_sealed) {
-		*v = again;
-		if (!v->reason)
-			v->reason = WLSEAL_SHM_POOL_REQUEST_V1_REASON_UNEXPECTED_SEAL;
-		snprintf(again.message, sizeof(again.message),
-			 "seals changed while mapping: %.120s", v->message);
-		memcpy(v->message, again.message, sizeof(v->message));
-		wlseal_pool_unref(pool);
-		return NULL;
-	}
-	pool->account = a;
 	a->refs++;
 	a->pools++;
 	a->fds++;
-	a->bytes += pool->map_len;
-	server->shm_totals.pools++;
-	server->shm_totals.bytes += pool->map_len;
-	return pool;
-refused:
-	close(fd);
-	return NULL;
+	a->bytes += map_len;
+	shm->totals.pools++;
+	shm->totals.bytes += map_len;
 }
 
-bool wlseal_shm_account_resize(struct wlseal_pool *pool, size_t from,
-			       size_t to, struct wlseal_shm_verdict *v)
+void wlseal_shm_uncharge(struct wlseal_shm *shm,
+			 struct wlseal_shm_account *a, size_t map_len,
+			 bool fd_open)
 {
-	struct wlseal_shm_account *a = pool->account;
-	struct wlseal_shm_totals *t = &pool->server->shm_totals;
+	a->pools--;
+	a->bytes -= map_len;
+	if (fd_open)
+		a->fds--;
+	shm->totals.pools--;
+	shm->totals.bytes -= map_len;
+	account_unref(a);
+}
+
+void wlseal_shm_fd_closed(struct wlseal_shm_account *a)
+{
+	a->fds--;
+}
+
+bool wlseal_shm_recharge(struct wlseal_shm *shm,
+			 struct wlseal_shm_account *a, size_t from, size_t to,
+			 struct wlseal_shm_verdict *v)
+{
+	struct wlseal_shm_totals *t = &shm->totals;
 	size_t more = to - from;
 
 	*v = (struct wlseal_shm_verdict){ .file_size = -1 };
@@ -499,105 +439,14 @@ bool wlseal_shm_account_resize(struct wlseal_pool *pool, size_t from,
 	return true;
 }
 
-void wlseal_shm_account_fd_closed(struct wlseal_pool *pool)
+void wlseal_shm_refuse(struct wl_resource *resource, uint32_t code,
+		       const char *request, const char *why)
 {
-	if (pool->account)
-		pool->account->fds--;
-}
+	struct wl_client *client = wl_resource_get_client(resource);
 
-void wlseal_shm_account_release(struct wlseal_pool *pool)
-{
-	struct wlseal_shm_account *a = pool->account;
-
-	if (!a)
-		return;
-	a->pools--;
-	a->bytes -= pool->map_len;
-	pool->server->shm_totals.pools--;
-	pool->server->shm_totals.bytes -= pool->map_len;
-	pool->account = NULL;
-	account_unref(a);
-}
-
-static void shm_create_pool(struct wl_client *client,
-			    struct wl_resource *resource, uint32_t id,
-			    int32_t fd, int32_t size)
-{
-	struct wlseal_server *server = wl_resource_get_user_data(resource);
-	struct wlseal_shm_verdict v;
-	struct wlseal_pool *pool;
-	char why[160];
-
-	if (size <= 0) {
-		snprintf(why, sizeof(why), "invalid pool size %d", size);
-		wlseal_shm_refuse(resource, WL_SHM_ERROR_INVALID_STRIDE,
-				  "wl_shm.create_pool", why);
-		close(fd);
-		return;
-	}
-	/* The core protocol has one answer to a refusal: a fatal error. */
-	pool = wlseal_shm_pool_new(server, client, fd, size, &v);
-	if (!pool) {
-		if (v.no_memory)
-			wl_client_post_no_memory(client);
-		else
-			wlseal_shm_refuse(resource, WL_SHM_ERROR_INVALID_FD,
-					  "wl_shm.create_pool", v.message);
-		return;
-	}
-	if (!wlseal_pool_bind(pool, client, id))
-		wl_client_post_no_memory(client);
-}
-
-static const struct wl_shm_interface shm_impl = {
-	.create_pool = shm_create_pool,
-};
-
-static void shm_bind(struct wl_client *client, void *data, uint32_t version,
-		     uint32_t id)
-{
-	struct wl_resource *resource;
-
-	resource = wl_resource_create(client, &wl_shm_interface, version, id);
-	if (!resource) {
-		wl_client_post_no_memory(client);
-		return;
-	}
-	wl_resource_set_implementation(resource, &shm_impl, data, NULL);
-	/* The two formats every wl_shm must support; pixman reads both. */
-	wl_shm_send_format(resource, WL_SHM_FORMAT_ARGB8888);
-	wl_shm_send_format(resource, WL_SHM_FORMAT_XRGB8888);
-}
-
-/* The totals' limits (see "Budgets" above). */
-static void shm_totals_init(struct wlseal_shm_totals *t)
-{
-	struct sysinfo si;
-	int max_map_count = 65530;	/* the kernel's default */
-	FILE *f = fopen("/proc/sys/vm/max_map_count", "re");
-
-	if (f) {
-		if (fscanf(f, "%d", &max_map_count) != 1)
-			max_map_count = 65530;
-		fclose(f);
-	}
-	t->max_pools = max_map_count - OWN_MAPPINGS;
-	if (t->max_pools < 1024)
-		t->max_pools = 1024;
-	t->max_bytes = 4ull << 30;
-	if (sysinfo(&si) == 0 &&
-	    (uint64_t)si.totalram * si.mem_unit > t->max_bytes)
-		t->max_bytes = (uint64_t)si.totalram * si.mem_unit;
-}
-
-bool wlseal_shm_init(struct wlseal_server *server)
-{
-	shm_totals_init(&server->shm_totals);
-	if (server->opts.shm == WLSEAL_SHM_LIBWAYLAND) {
-		/* The contrast mode: libwayland's wl_shm, which installs a
-		 * SIGBUS handler the first time it touches a buffer. */
-		return wl_display_init_shm(server->display) == 0;
-	}
-	return wl_global_create(server->display, &wl_shm_interface, 1, server,
-				shm_bind) != NULL;
+	/* One log line per refusal, naming the client and the reason; the
+	 * same reason goes into the protocol error so the client sees it. */
+	wlseal_shm_log(client, "refused client pid=%d %s: %s",
+		       (int)wlseal_client_pid(client), request, why);
+	wl_resource_post_error(resource, code, "%s", why);
 }

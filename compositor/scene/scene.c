@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * scene.c - where surfaces are on the output, and drawing them with pixman.
+ * scene.c - where views are on the output, and drawing them with pixman.
  *
  * Rendering is damage-tracked: the scene accumulates, in output
  * coordinates, every area that changed since the last repaint, and a
@@ -8,10 +8,7 @@
  * while it was off screen, see wlseal_scene_render). A client that
  * changes a 64x64 square costs a 64x64 copy.
  */
-#include <wayland-server-core.h>
-#include <wayland-server-protocol.h>
-
-#include "compositor.h"
+#include "scene.h"
 
 void wlseal_scene_init(struct wlseal_scene *scene, int width, int height)
 {
@@ -29,10 +26,11 @@ void wlseal_scene_finish(struct wlseal_scene *scene)
 	pixman_region32_fini(&scene->prev_damage);
 }
 
-void wlseal_scene_damage_all(struct wlseal_scene *scene)
+void wlseal_scene_view_init(struct wlseal_scene_view *view,
+			    const struct wlseal_scene_source *source)
 {
-	pixman_region32_union_rect(&scene->damage, &scene->damage, 0, 0,
-				   scene->width, scene->height);
+	*view = (struct wlseal_scene_view){ .source = source };
+	wl_list_init(&view->link);
 }
 
 bool wlseal_scene_has_damage(struct wlseal_scene *scene)
@@ -40,71 +38,63 @@ bool wlseal_scene_has_damage(struct wlseal_scene *scene)
 	return pixman_region32_not_empty(&scene->damage);
 }
 
-/* @surface_damage in surface coordinates; NULL means the whole surface. */
-void wlseal_scene_damage_surface(struct wlseal_scene *scene,
-				 struct wlseal_surface *s,
-				 pixman_region32_t *surface_damage)
+void wlseal_scene_damage_view(struct wlseal_scene *scene,
+			      struct wlseal_scene_view *v,
+			      pixman_region32_t *damage)
 {
 	pixman_region32_t d;
 
-	pixman_region32_init_rect(&d, 0, 0, s->width, s->height);
-	if (surface_damage) {
-		/* Damage outside the surface is meaningless; a surface
+	pixman_region32_init_rect(&d, 0, 0, v->width, v->height);
+	if (damage) {
+		/* Damage outside the view is meaningless; a view
 		 * that shrank passes its old outline here explicitly. */
-		if (surface_damage->extents.x2 > s->width ||
-		    surface_damage->extents.y2 > s->height)
-			pixman_region32_copy(&d, surface_damage);
+		if (damage->extents.x2 > v->width ||
+		    damage->extents.y2 > v->height)
+			pixman_region32_copy(&d, damage);
 		else
-			pixman_region32_intersect(&d, &d, surface_damage);
+			pixman_region32_intersect(&d, &d, damage);
 	}
-	pixman_region32_translate(&d, s->x, s->y);
+	pixman_region32_translate(&d, v->x, v->y);
 	pixman_region32_intersect_rect(&d, &d, 0, 0, scene->width,
 				       scene->height);
 	pixman_region32_union(&scene->damage, &scene->damage, &d);
 	pixman_region32_fini(&d);
 }
 
-void wlseal_scene_map(struct wlseal_scene *scene, struct wlseal_surface *s)
+void wlseal_scene_map(struct wlseal_scene *scene, struct wlseal_scene_view *v)
 {
 	/* A cascade: each new window a step down and right of the last,
 	 * wrapping after a few, so that several are visible at once. */
 	unsigned int slot = scene->cascade_next++ % WLSEAL_CASCADE_SLOTS;
 
-	s->x = WLSEAL_CASCADE_X0 + (int32_t)slot * WLSEAL_CASCADE_STEP;
-	s->y = WLSEAL_CASCADE_Y0 + (int32_t)slot * WLSEAL_CASCADE_STEP;
-	s->mapped = true;
-	wl_list_insert(scene->views.prev, &s->view_link);	/* on top */
-	wlseal_scene_damage_surface(scene, s, NULL);
+	v->x = WLSEAL_CASCADE_X0 + (int32_t)slot * WLSEAL_CASCADE_STEP;
+	v->y = WLSEAL_CASCADE_Y0 + (int32_t)slot * WLSEAL_CASCADE_STEP;
+	v->mapped = true;
+	wl_list_insert(scene->views.prev, &v->link);	/* on top */
+	wlseal_scene_damage_view(scene, v, NULL);
 }
 
-void wlseal_scene_unmap(struct wlseal_scene *scene, struct wlseal_surface *s)
+void wlseal_scene_unmap(struct wlseal_scene *scene,
+			struct wlseal_scene_view *v)
 {
-	wlseal_scene_damage_surface(scene, s, NULL);
-	s->mapped = false;
-	wl_list_remove(&s->view_link);
-	wl_list_init(&s->view_link);
+	wlseal_scene_damage_view(scene, v, NULL);
+	v->mapped = false;
+	wl_list_remove(&v->link);
+	wl_list_init(&v->link);
 }
 
-static void draw_surface(struct wlseal_surface *s, pixman_image_t *target)
+static void draw_view(struct wlseal_scene_view *v, pixman_image_t *target)
 {
-	struct wlseal_pixels px;
-	pixman_image_t *src;
-	pixman_format_code_t fmt;
+	pixman_image_t *src = v->source->begin(v);
 
-	if (!s->buffer || !wlseal_buffer_begin(s->buffer, &px))
+	if (!src)
 		return;
-	fmt = px.format == WL_SHM_FORMAT_ARGB8888 ? PIXMAN_a8r8g8b8
-						  : PIXMAN_x8r8g8b8;
-	/* Wraps the client's pages, no copy; pixman only reads them. */
-	src = pixman_image_create_bits_no_clear(fmt, px.width, px.height,
-						px.data, px.stride);
-	if (src) {
-		pixman_image_composite32(PIXMAN_OP_OVER, src, NULL, target,
-					 0, 0, 0, 0, s->x, s->y,
-					 px.width, px.height);
-		pixman_image_unref(src);
-	}
-	wlseal_buffer_end(&px);
+	pixman_image_composite32(PIXMAN_OP_OVER, src, NULL, target,
+				 0, 0, 0, 0, v->x, v->y,
+				 pixman_image_get_width(src),
+				 pixman_image_get_height(src));
+	pixman_image_unref(src);
+	v->source->end(v);
 }
 
 uint64_t wlseal_scene_render(struct wlseal_scene *scene,
@@ -116,7 +106,7 @@ uint64_t wlseal_scene_render(struct wlseal_scene *scene,
 		.blue = (WLSEAL_BACKGROUND & 0xff) * 0x101,
 		.alpha = 0xffff,
 	};
-	struct wlseal_surface *s;
+	struct wlseal_scene_view *v;
 	pixman_region32_t region;
 	pixman_box32_t *boxes;
 	uint64_t area = 0;
@@ -141,8 +131,8 @@ uint64_t wlseal_scene_render(struct wlseal_scene *scene,
 	pixman_image_set_clip_region32(target, &region);
 	boxes = pixman_region32_rectangles(&region, &n);
 	pixman_image_fill_boxes(PIXMAN_OP_SRC, target, &bg, n, boxes);
-	wl_list_for_each(s, &scene->views, view_link)
-		draw_surface(s, target);
+	wl_list_for_each(v, &scene->views, link)
+		draw_view(v, target);
 	pixman_image_set_clip_region32(target, NULL);
 
 	for (i = 0; i < n; i++)

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * backend.h - where frames go: KMS (backend-drm.c) or memory
- * (backend-headless.c).
+ * backend.h - where frames go: KMS (drm.c) or memory (headless.c).
  *
  * A backend knows no Wayland protocol. It lends the renderer an image to
  * draw into, takes it back with present(), and later emits events.frame
  * once that image is on the screen (page flip event, or the headless
  * timer). Everything the protocol side does at that moment (frame
- * callbacks, presentation feedback) is output.c's business.
+ * callbacks, presentation feedback) is ../repaint.c's business. Backends
+ * include this header and log.h, nothing else of the compositor.
  */
 #ifndef WLSEAL_BACKEND_H
 #define WLSEAL_BACKEND_H
@@ -54,6 +54,11 @@ struct wlseal_backend {
 	} events;
 };
 
+/* "drm" or "headless"; NULL (logged) when it cannot start. */
+struct wlseal_backend *wlseal_backend_create(const char *name,
+					     struct wl_event_loop *loop,
+					     const char *drm_device,
+					     int width, int height);
 struct wlseal_backend *wlseal_backend_headless_create(struct wl_event_loop *loop,
 						      int width, int height);
 struct wlseal_backend *wlseal_backend_drm_create(struct wl_event_loop *loop,

@@ -6,8 +6,8 @@
  * --accept-seals and --max-pool-size change it; --policy-file, applied
  * last, holds the same settings one per line and is read again on
  * SIGHUP, so that an experiment can change the policy of a running
- * compositor. Nothing here touches a client: shm.c applies the policy,
- * shm-policy.c announces it.
+ * compositor. Nothing here touches a client: check.c applies the policy,
+ * ext-policy.c announces it.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -15,17 +15,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compositor.h"
-#include "wlseal-seals.h"
+#include "shm.h"
+#include "seal-list.h"
 
-#define ALL_SEALS (F_SEAL_SEAL | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | \
-		   F_SEAL_FUTURE_WRITE)
-
-void wlseal_policy_preset(struct wlseal_shm_policy *p, enum wlseal_policy preset)
+static void policy_preset(struct wlseal_shm_policy *p, enum wlseal_policy preset)
 {
 	/* A pool is an int32 on the wire; that is the default limit. */
 	p->max_pool_size = INT32_MAX;
-	p->accepted_seals = ALL_SEALS;
+	p->accepted_seals = WLSEAL_ALL_SEALS;
 	if (preset == WLSEAL_POLICY_SECURE) {
 		/* SEAL_SHRINK is the one seal that makes a mapping safe. */
 		p->required_seals = F_SEAL_SHRINK;
@@ -44,66 +41,24 @@ static void normalize(struct wlseal_shm_policy *p)
 	p->write_sealed_accepted = p->accepted_seals & F_SEAL_WRITE;
 }
 
-static const struct {
-	const char *name;
-	uint32_t bit;
-} seal_names[] = {
-	{ "seal", F_SEAL_SEAL },
-	{ "shrink", F_SEAL_SHRINK },
-	{ "grow", F_SEAL_GROW },
-	{ "write", F_SEAL_WRITE },
-	{ "future-write", F_SEAL_FUTURE_WRITE },
-};
-
-static bool parse_seals(const char *s, uint32_t *out)
-{
-	char buf[128], *tok, *save = NULL;
-	size_t i;
-
-	if (strlen(s) >= sizeof(buf))
-		return false;
-	strcpy(buf, s);
-	*out = 0;
-	for (tok = strtok_r(buf, ", \t", &save); tok;
-	     tok = strtok_r(NULL, ", \t", &save)) {
-		bool found = false;
-
-		if (!strcmp(tok, "none"))
-			continue;
-		if (!strcmp(tok, "all")) {
-			*out |= ALL_SEALS;
-			continue;
-		}
-		for (i = 0; i < sizeof(seal_names) / sizeof(seal_names[0]); i++) {
-			if (!strcmp(tok, seal_names[i].name)) {
-				*out |= seal_names[i].bit;
-				found = true;
-			}
-		}
-		if (!found)
-			return false;
-	}
-	return true;
-}
-
-bool wlseal_policy_set(struct wlseal_shm_policy *p, const char *key,
-		       const char *value, char *err, size_t err_len)
+static bool policy_set(struct wlseal_shm_policy *p, const char *key,
+		      const char *value, char *err, size_t err_len)
 {
 	uint32_t seals;
 
 	if (!strcmp(key, "policy")) {
 		if (!strcmp(value, "secure"))
-			wlseal_policy_preset(p, WLSEAL_POLICY_SECURE);
+			policy_preset(p, WLSEAL_POLICY_SECURE);
 		else if (!strcmp(value, "permissive"))
-			wlseal_policy_preset(p, WLSEAL_POLICY_PERMISSIVE);
+			policy_preset(p, WLSEAL_POLICY_PERMISSIVE);
 		else
 			goto bad;
 	} else if (!strcmp(key, "require-seals")) {
-		if (!parse_seals(value, &seals))
+		if (!wlseal_seal_list_parse(value, &seals))
 			goto bad;
 		p->required_seals = seals;
 	} else if (!strcmp(key, "accept-seals")) {
-		if (!parse_seals(value, &seals))
+		if (!wlseal_seal_list_parse(value, &seals))
 			goto bad;
 		p->accepted_seals = seals;
 	} else if (!strcmp(key, "max-pool-size")) {
@@ -130,10 +85,10 @@ bad:
 
 /*
  * The file: one "key = value" per line, '#' starts a comment, the keys of
- * wlseal_policy_set(). Either the whole file applies or nothing does.
+ * policy_set(). Either the whole file applies or nothing does.
  */
-bool wlseal_policy_load_file(struct wlseal_shm_policy *p, const char *path,
-			     char *err, size_t err_len)
+static bool load_file(struct wlseal_shm_policy *p, const char *path,
+		      char *err, size_t err_len)
 {
 	struct wlseal_shm_policy next = *p;
 	char line[256], why[160];
@@ -167,7 +122,7 @@ bool wlseal_policy_load_file(struct wlseal_shm_policy *p, const char *path,
 		for (end = value + strlen(value); end > value && strchr(" \t", end[-1]); end--)
 			;
 		*end = '\0';
-		if (!wlseal_policy_set(&next, key, value, why, sizeof(why))) {
+		if (!policy_set(&next, key, value, why, sizeof(why))) {
 			snprintf(err, err_len, "%s:%d: %s", path, lineno, why);
 			fclose(f);
 			return false;
@@ -178,19 +133,20 @@ bool wlseal_policy_load_file(struct wlseal_shm_policy *p, const char *path,
 	return true;
 }
 
-bool wlseal_policy_build(const struct wlseal_options *o,
+bool wlseal_policy_build(enum wlseal_policy preset,
+			 const struct wlseal_policy_setting *settings,
+			 int n_settings, const char *file,
 			 struct wlseal_shm_policy *p, char *err, size_t err_len)
 {
 	struct wlseal_shm_policy next;
 	int i;
 
-	wlseal_policy_preset(&next, o->policy);
-	for (i = 0; i < o->n_policy_settings; i++)
-		if (!wlseal_policy_set(&next, o->policy_settings[i].key,
-				       o->policy_settings[i].value, err, err_len))
+	policy_preset(&next, preset);
+	for (i = 0; i < n_settings; i++)
+		if (!policy_set(&next, settings[i].key, settings[i].value,
+				       err, err_len))
 			return false;
-	if (o->policy_file && !wlseal_policy_load_file(&next, o->policy_file,
-						       err, err_len))
+	if (file && !load_file(&next, file, err, err_len))
 		return false;
 	*p = next;
 	return true;

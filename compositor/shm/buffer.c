@@ -10,7 +10,6 @@
  */
 #include <wayland-server-core.h>
 
-#include "compositor.h"
 #include "shm.h"
 
 bool wlseal_buffer_get_size(struct wl_resource *resource, int32_t *w,

@@ -13,7 +13,8 @@
 
 #include <wayland-server-core.h>
 
-#include "compositor.h"
+#include "log.h"
+#include "wl.h"
 #include "xdg-shell-server-protocol.h"
 
 struct wlseal_xdg_surface {
@@ -31,9 +32,9 @@ static void xdg_unmap(struct wlseal_xdg_surface *xs)
 {
 	struct wlseal_surface *s = xs->surface;
 
-	if (s && s->mapped) {
-		wlseal_scene_unmap(&s->server->scene, s);
-		wlseal_output_schedule_repaint(s->server);
+	if (s && s->view.mapped) {
+		wlseal_scene_unmap(&s->server->scene, &s->view);
+		wlseal_repaint_schedule(s->server);
 	}
 }
 
@@ -65,14 +66,13 @@ static void xdg_surface_role_commit(struct wlseal_surface *s)
 			send_configure(xs);
 		return;
 	}
-	if (s->buffer && !s->mapped) {
-		wlseal_scene_map(&s->server->scene, s);
-		wlseal_debug(s->server,
-			     "mapped pid=%d toplevel \"%s\" at %d,%d size %dx%d",
+	if (s->buffer && !s->view.mapped) {
+		wlseal_scene_map(&s->server->scene, &s->view);
+		wlseal_debug("mapped pid=%d toplevel \"%s\" at %d,%d size %dx%d",
 			     (int)wlseal_client_pid(wl_resource_get_client(s->resource)),
-			     xs->title ? xs->title : "", s->x, s->y,
-			     s->width, s->height);
-	} else if (!s->buffer && s->mapped) {
+			     xs->title ? xs->title : "", s->view.x, s->view.y,
+			     s->view.width, s->view.height);
+	} else if (!s->buffer && s->view.mapped) {
 		/* A NULL buffer unmaps; the client starts over with a new
 		 * initial commit and configure. */
 		xdg_unmap(xs);
@@ -85,14 +85,12 @@ static void xdg_surface_role_commit(struct wlseal_surface *s)
 
 static void toplevel_destroy(struct wl_client *c, struct wl_resource *r)
 {
-	(void)c;
 	wl_resource_destroy(r);
 }
 
 static void toplevel_set_parent(struct wl_client *c, struct wl_resource *r,
 				struct wl_resource *parent)
 {
-	(void)c; (void)r; (void)parent;
 }
 
 static void toplevel_set_title(struct wl_client *c, struct wl_resource *r,
@@ -100,7 +98,6 @@ static void toplevel_set_title(struct wl_client *c, struct wl_resource *r,
 {
 	struct wlseal_xdg_surface *xs = wl_resource_get_user_data(r);
 
-	(void)c;
 	if (!xs)
 		return;
 	free(xs->title);
@@ -110,7 +107,6 @@ static void toplevel_set_title(struct wl_client *c, struct wl_resource *r,
 static void toplevel_set_string(struct wl_client *c, struct wl_resource *r,
 				const char *s)
 {
-	(void)c; (void)r; (void)s;
 }
 
 static void toplevel_show_window_menu(struct wl_client *c,
@@ -118,37 +114,31 @@ static void toplevel_show_window_menu(struct wl_client *c,
 				      struct wl_resource *seat, uint32_t serial,
 				      int32_t x, int32_t y)
 {
-	(void)c; (void)r; (void)seat; (void)serial; (void)x; (void)y;
 }
 
 static void toplevel_move(struct wl_client *c, struct wl_resource *r,
 			  struct wl_resource *seat, uint32_t serial)
 {
-	(void)c; (void)r; (void)seat; (void)serial;
 }
 
 static void toplevel_resize(struct wl_client *c, struct wl_resource *r,
 			    struct wl_resource *seat, uint32_t serial,
 			    uint32_t edges)
 {
-	(void)c; (void)r; (void)seat; (void)serial; (void)edges;
 }
 
 static void toplevel_set_size(struct wl_client *c, struct wl_resource *r,
 			      int32_t w, int32_t h)
 {
-	(void)c; (void)r; (void)w; (void)h;
 }
 
 static void toplevel_no_args(struct wl_client *c, struct wl_resource *r)
 {
-	(void)c; (void)r;
 }
 
 static void toplevel_set_fullscreen(struct wl_client *c, struct wl_resource *r,
 				    struct wl_resource *output)
 {
-	(void)c; (void)r; (void)output;
 }
 
 static const struct xdg_toplevel_interface toplevel_impl = {
@@ -184,7 +174,6 @@ static void toplevel_resource_destroy(struct wl_resource *r)
 
 static void xdg_surface_destroy(struct wl_client *c, struct wl_resource *r)
 {
-	(void)c;
 	wl_resource_destroy(r);
 }
 
@@ -210,20 +199,17 @@ static void xdg_surface_get_toplevel(struct wl_client *client,
 
 static void popup_destroy(struct wl_client *c, struct wl_resource *r)
 {
-	(void)c;
 	wl_resource_destroy(r);
 }
 
 static void popup_grab(struct wl_client *c, struct wl_resource *r,
 		       struct wl_resource *seat, uint32_t serial)
 {
-	(void)c; (void)r; (void)seat; (void)serial;
 }
 
 static void popup_reposition(struct wl_client *c, struct wl_resource *r,
 			     struct wl_resource *positioner, uint32_t token)
 {
-	(void)c; (void)r; (void)positioner; (void)token;
 }
 
 static const struct xdg_popup_interface popup_impl = {
@@ -239,8 +225,6 @@ static void xdg_surface_get_popup(struct wl_client *client,
 {
 	struct wl_resource *popup;
 
-	(void)parent;
-	(void)positioner;
 	/* No popups are ever shown; tell the client at once. */
 	popup = wl_resource_create(client, &xdg_popup_interface,
 				   wl_resource_get_version(r), id);
@@ -256,7 +240,6 @@ static void xdg_surface_set_window_geometry(struct wl_client *c,
 					    struct wl_resource *r, int32_t x,
 					    int32_t y, int32_t w, int32_t h)
 {
-	(void)c; (void)r; (void)x; (void)y; (void)w; (void)h;
 }
 
 static void xdg_surface_ack_configure(struct wl_client *c,
@@ -264,7 +247,6 @@ static void xdg_surface_ack_configure(struct wl_client *c,
 {
 	struct wlseal_xdg_surface *xs = wl_resource_get_user_data(r);
 
-	(void)c;
 	if (!xs->configure_sent || serial != xs->configure_serial) {
 		wl_resource_post_error(r, XDG_SURFACE_ERROR_INVALID_SERIAL,
 				       "ack_configure with unknown serial %u",
@@ -308,7 +290,6 @@ static void xdg_surface_surface_destroyed(struct wl_listener *l, void *data)
 {
 	struct wlseal_xdg_surface *xs = wl_container_of(l, xs, surface_destroy);
 
-	(void)data;
 	xdg_surface_detach(xs);
 }
 
@@ -316,37 +297,31 @@ static void xdg_surface_surface_destroyed(struct wl_listener *l, void *data)
 
 static void positioner_destroy(struct wl_client *c, struct wl_resource *r)
 {
-	(void)c;
 	wl_resource_destroy(r);
 }
 
 static void positioner_2i(struct wl_client *c, struct wl_resource *r,
 			  int32_t a, int32_t b)
 {
-	(void)c; (void)r; (void)a; (void)b;
 }
 
 static void positioner_rect(struct wl_client *c, struct wl_resource *r,
 			    int32_t x, int32_t y, int32_t w, int32_t h)
 {
-	(void)c; (void)r; (void)x; (void)y; (void)w; (void)h;
 }
 
 static void positioner_u(struct wl_client *c, struct wl_resource *r,
 			 uint32_t v)
 {
-	(void)c; (void)r; (void)v;
 }
 
 static void positioner_void(struct wl_client *c, struct wl_resource *r)
 {
-	(void)c; (void)r;
 }
 
 static void positioner_parent_configure(struct wl_client *c,
 					struct wl_resource *r, uint32_t serial)
 {
-	(void)c; (void)r; (void)serial;
 }
 
 static const struct xdg_positioner_interface positioner_impl = {
@@ -366,7 +341,6 @@ static const struct xdg_positioner_interface positioner_impl = {
 
 static void wm_base_destroy(struct wl_client *c, struct wl_resource *r)
 {
-	(void)c;
 	wl_resource_destroy(r);
 }
 
@@ -422,7 +396,6 @@ static void wm_base_pong(struct wl_client *c, struct wl_resource *r,
 {
 	/* wlseal never judges clients unresponsive; the pong is proof
 	 * enough that the client reads its socket. */
-	(void)c; (void)r; (void)serial;
 }
 
 static const struct xdg_wm_base_interface wm_base_impl = {

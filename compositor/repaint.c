@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * repaint.c - the repaint loop.
+ *
+ * This is the only file that talks to both halves: it asks the scene to
+ * draw into the backend's image, hands the image to the backend, and when
+ * the backend reports the frame on screen, it tells the protocol side
+ * through server->events.frame_done (frame callbacks, presentation
+ * feedback: wl/surface.c). Repaints are paced by the backend: at most one
+ * frame is in flight, and a new one starts only after the previous one
+ * was shown (page flip, or the headless timer).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <wayland-server-core.h>
+
+#include "backend.h"
+#include "log.h"
+#include "screenshot.h"
+#include "scene.h"
+#include "server.h"
+
+static void repaint(void *data)
+{
+	struct wlseal_server *server = data;
+	pixman_image_t *target;
+	int age;
+
+	server->repaint_needed = false;
+	/* Whatever was committed up to now goes out with this frame. */
+	wl_signal_emit(&server->events.frame_start, NULL);
+	target = server->backend->impl->begin_frame(server->backend, &age);
+	server->last_repaint_area = wlseal_scene_render(&server->scene, target,
+							age);
+	if (!server->backend->impl->present(server->backend)) {
+		wlseal_log("backend failed to present a frame");
+		wl_display_terminate(server->display);
+		return;
+	}
+	server->repaint_state = WLSEAL_REPAINT_WAITING;
+}
+
+void wlseal_repaint_schedule(struct wlseal_server *server)
+{
+	server->repaint_needed = true;
+	if (server->repaint_state != WLSEAL_REPAINT_IDLE)
+		return;	/* the frame-done handler will come back here */
+	/* An idle source runs once the current batch of requests was
+	 * dispatched, so a client's attach+damage+commit end up in one
+	 * frame, as do commits of several clients. */
+	if (wl_event_loop_add_idle(server->loop, repaint, server))
+		server->repaint_state = WLSEAL_REPAINT_SCHEDULED;
+}
+
+bool wlseal_screenshot(struct wlseal_server *server, const char *path)
+{
+	if (!server->backend->front) {
+		wlseal_log("screenshot: nothing on screen yet");
+		return false;
+	}
+	if (!wlseal_write_png(path, server->backend->front)) {
+		wlseal_log("screenshot: cannot write %s", path);
+		return false;
+	}
+	wlseal_log("screenshot frame=%llu written to %s",
+		   (unsigned long long)server->last_seq, path);
+	return true;
+}
+
+static void frame_presented(struct wl_listener *listener, void *data)
+{
+	struct wlseal_server *server =
+		wl_container_of(listener, server, frame_presented);
+	const struct wlseal_frame_info *info = data;
+	struct wlseal_frame_done frame = {
+		.seq = info->seq, .when = info->when, .flags = info->flags,
+	};
+
+	server->last_seq = info->seq;
+	server->repaint_state = WLSEAL_REPAINT_IDLE;
+
+	/* Frame callbacks and presentation feedback (wl/surface.c). */
+	wl_signal_emit(&server->events.frame_done, &frame);
+
+	if (server->opts.print_frames) {
+		/* For screenshot tests: which frame is on screen, and a
+		 * checksum of it that a screenshot must reproduce. */
+		printf("WLSEAL-FRAME %llu %08x\n",
+		       (unsigned long long)info->seq,
+		       wlseal_image_crc32(info->front));
+		fflush(stdout);
+	}
+	wlseal_debug("frame seq=%llu repainted=%llu",
+		     (unsigned long long)info->seq,
+		     (unsigned long long)server->last_repaint_area);
+	if (server->opts.screenshot && server->opts.screenshot_frame == info->seq)
+		wlseal_screenshot(server, server->opts.screenshot);
+
+	/* A commit since the repaint started set repaint_needed, also one
+	 * that only asked for a frame callback. */
+	if (server->repaint_needed || wlseal_scene_has_damage(&server->scene))
+		wlseal_repaint_schedule(server);
+}
+
+void wlseal_repaint_init(struct wlseal_server *server)
+{
+	struct wlseal_backend *b = server->backend;
+
+	server->output = (struct wlseal_output_info){
+		.name = b->name, .width = b->width, .height = b->height,
+		.refresh_mhz = b->refresh_mhz, .refresh_nsec = b->refresh_nsec,
+	};
+	wl_signal_init(&server->events.frame_start);
+	wl_signal_init(&server->events.frame_done);
+	server->frame_presented.notify = frame_presented;
+	wl_signal_add(&b->events.frame, &server->frame_presented);
+	wlseal_scene_init(&server->scene, b->width, b->height);
+	/* The first frame: the plain background. */
+	wlseal_repaint_schedule(server);
+}

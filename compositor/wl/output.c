@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * output.c - the wl_output global: the one output, as the backend
+ * described it (server->output, filled by repaint.c).
+ */
+#include <wayland-server-core.h>
+#include <wayland-server-protocol.h>
+
+#include "wl.h"
+
+static void output_resource_destroy(struct wl_resource *r)
+{
+	wl_list_remove(wl_resource_get_link(r));
+}
+
+static void output_release(struct wl_client *c, struct wl_resource *r)
+{
+	wl_resource_destroy(r);
+}
+
+static const struct wl_output_interface output_impl = {
+	.release = output_release,
+};
+
+static void output_bind(struct wl_client *client, void *data,
+			uint32_t version, uint32_t id)
+{
+	struct wlseal_server *server = data;
+	const struct wlseal_output_info *o = &server->output;
+	struct wl_resource *r;
+
+	r = wl_resource_create(client, &wl_output_interface, version, id);
+	if (!r) {
+		wl_client_post_no_memory(client);
+		return;
+	}
+	wl_resource_set_implementation(r, &output_impl, server,
+				       output_resource_destroy);
+	wl_list_insert(&server->output_resources, wl_resource_get_link(r));
+
+	/* Physical size unknown (0x0 mm): virtual hardware. */
+	wl_output_send_geometry(r, 0, 0, 0, 0, WL_OUTPUT_SUBPIXEL_UNKNOWN,
+				"wlseal", o->name, WL_OUTPUT_TRANSFORM_NORMAL);
+	wl_output_send_mode(r, WL_OUTPUT_MODE_CURRENT | WL_OUTPUT_MODE_PREFERRED,
+			    o->width, o->height, (int32_t)o->refresh_mhz);
+	if (version >= WL_OUTPUT_SCALE_SINCE_VERSION)
+		wl_output_send_scale(r, 1);
+	if (version >= WL_OUTPUT_DONE_SINCE_VERSION)
+		wl_output_send_done(r);
+}
+
+bool wlseal_output_init(struct wlseal_server *server)
+{
+	wl_list_init(&server->output_resources);
+	return wl_global_create(server->display, &wl_output_interface, 3, server,
+				output_bind) != NULL;
+}
