@@ -259,3 +259,33 @@ ATT_SCENARIO(run_ext_invalid_size, "ext-invalid-size",
 	wlseal_shm_policy_v1_create_pool(a->shm_policy, fd, 0);
 	close(fd);
 }
+
+/*
+ * Refusals through the extension do not disconnect, so one client can ask
+ * for thousands: the compositor's log must not grow with them (at most a
+ * few lines a second per client; tests/attack/run-scenario counts them).
+ * Afterwards the usual proof: refused once more, then a good pool shown.
+ */
+ATT_SCENARIO(run_ext_log_flood, "ext-log-flood",
+	     "wlseal_shm_policy_v1: 3000 refused pools in a burst, then refused once more and still connected; the log stays rate-limited",
+	     EXT_REFUSED(MISSING_SEAL, MSG_NO_SHRINK))
+{
+	int n;
+
+	if (!ext_available(a, o))
+		return;
+	for (n = 0; n < 3000; n++) {
+		int fd = att_memfd(4096, MFD_ALLOW_SEALING, 0);
+
+		if (fd < 0) {
+			att_fail_setup(o, "memfd: %s", strerror(errno));
+			return;
+		}
+		wlseal_shm_policy_v1_create_pool(a->shm_policy, fd, 4096);
+		close(fd);
+		if (n % 100 == 99 && att_roundtrip(a) != 0)
+			return;
+	}
+	att_note(o, "%d refusals asked for", n);
+	ext_probe(a, o, att_memfd(ATT_SIZE, MFD_ALLOW_SEALING, 0), ATT_SIZE);
+}
