@@ -312,6 +312,35 @@ ATT_SCENARIO(run_seed_grow_only, "seed-grow-only",
 }
 
 /*
+ * SHMEM_SET_SEALS(0) must fail, SHRINK stay, ftruncate stay EPERM (all
+ * asserted), and buf keep being shown; were the unseal to succeed, the
+ * truncate that follows shows what that would mean.
+ */
+static void unseal_must_fail(struct attack *a, struct outcome *o, int fd,
+			     struct wl_buffer *buf, const char *when)
+{
+	int seals;
+
+	if (fcntl(fd, SHMEM_SET_SEALS, 0) == 0) {
+		att_fail_setup(o, "SHMEM_SET_SEALS(0) succeeded %s", when);
+		if (ftruncate(fd, 0) == 0)
+			att_keep_presenting(a, buf, 2);
+		return;
+	}
+	att_note(o, "SHMEM_SET_SEALS(0) %s: %s", when, strerror(errno));
+	seals = fcntl(fd, SHMEM_GET_SEALS);
+	if (!(seals & SHMEM_SEAL_SHRINK)) {
+		att_fail_setup(o, "SHMEM_GET_SEALS lost SHRINK (0x%x)", seals);
+		return;
+	}
+	if (ftruncate(fd, 0) == 0 || errno != EPERM) {
+		att_fail_setup(o, "ftruncate after the failed unseal was not EPERM");
+		return;
+	}
+	att_keep_presenting(a, buf, 2);
+}
+
+/*
  * The seed let the only holder of a file change its seals. While the
  * compositor holds the pool (its fd and mapping are references) removing
  * SHRINK must fail, or the classic truncate attack is back.
@@ -322,32 +351,12 @@ ATT_SCENARIO(run_seed_unseal_while_held, "seed-unseal-while-held",
 {
 	int fd = seed_memfd(o, SHMEM_SEAL_SHRINK);
 	struct wl_buffer *buf;
-	int seals;
 
 	if (fd < 0)
 		return;
 	att_show_fd(a, fd, ATT_SIZE, 0, 1, &buf);
-	if (wl_display_get_error(a->display))
-		goto out;
-	if (fcntl(fd, SHMEM_SET_SEALS, 0) == 0) {
-		att_fail_setup(o, "SHMEM_SET_SEALS(0) succeeded while the compositor holds the pool");
-		/* Show what that would mean. */
-		if (ftruncate(fd, 0) == 0)
-			att_keep_presenting(a, buf, 2);
-		goto out;
-	}
-	att_note(o, "SHMEM_SET_SEALS(0): %s", strerror(errno));
-	seals = fcntl(fd, SHMEM_GET_SEALS);
-	if (!(seals & SHMEM_SEAL_SHRINK)) {
-		att_fail_setup(o, "SHMEM_GET_SEALS lost SHRINK (0x%x)", seals);
-		goto out;
-	}
-	if (ftruncate(fd, 0) == 0 || errno != EPERM) {
-		att_fail_setup(o, "ftruncate after failed unseal was not EPERM");
-		goto out;
-	}
-	att_keep_presenting(a, buf, 2);
-out:
+	if (!wl_display_get_error(a->display))
+		unseal_must_fail(a, o, fd, buf, "while the compositor holds the pool");
 	close(fd);
 }
 
@@ -369,24 +378,12 @@ ATT_SCENARIO(run_seed_unseal_after_pool_destroy, "seed-unseal-after-pool-destroy
 	if (fd < 0)
 		return;
 	pool = att_show_fd(a, fd, ATT_SIZE, 0, 1, &buf);
-	if (wl_display_get_error(a->display))
-		goto out;
-	wl_shm_pool_destroy(pool);
-	if (att_roundtrip(a) != 0)
-		goto out;
-	if (fcntl(fd, SHMEM_SET_SEALS, 0) == 0) {
-		att_fail_setup(o, "SHMEM_SET_SEALS(0) succeeded while the compositor maps the pool");
-		if (ftruncate(fd, 0) == 0)
-			att_keep_presenting(a, buf, 2);
-		goto out;
+	if (!wl_display_get_error(a->display)) {
+		wl_shm_pool_destroy(pool);
+		if (att_roundtrip(a) == 0)
+			unseal_must_fail(a, o, fd, buf,
+					 "with only the compositor's mapping left");
 	}
-	att_note(o, "SHMEM_SET_SEALS(0) with only the mapping left: %s", strerror(errno));
-	if (ftruncate(fd, 0) == 0 || errno != EPERM) {
-		att_fail_setup(o, "ftruncate after the failed unseal was not EPERM");
-		goto out;
-	}
-	att_keep_presenting(a, buf, 2);
-out:
 	close(fd);
 }
 
