@@ -192,6 +192,73 @@ out:
 		att_disconnect(&heavy[i]);
 }
 
+/*
+ * Mappings: every pool is one of the compositor's mappings, and the kernel
+ * allows vm.max_map_count of them (65530 by default), after which mmap,
+ * and malloc with it, fail for everyone. 70 connections keep 1000 pool
+ * objects each (pools destroyed, buffers kept: no fds held, only
+ * mappings), each within its own budget, more than the kernel allows
+ * together. A well-behaved connection must still get a pool and a frame
+ * (asserted).
+ */
+#define MAPPING_CONNECTIONS 70
+
+ATT_SCENARIO(run_many_clients_mappings, "many-clients-mappings",
+	     "70 connections x 1000 pool objects kept by their buffers (more mappings than vm.max_map_count), then a well-behaved connection must get a pool and a frame (asserted)",
+	     SURVIVES)
+{
+	static struct attack heavy[MAPPING_CONNECTIONS];
+	struct attack good = { .timeout_ms = a->timeout_ms };
+	struct wl_shm_pool *pool;
+	struct wl_buffer *buf;
+	int fd, c, gone = 0;
+
+	raise_nofile();
+	for (c = 0; c < MAPPING_CONNECTIONS; c++) {
+		struct attack *x = &heavy[c];
+
+		x->timeout_ms = a->timeout_ms;
+		fd = att_memfd(4096, MFD_ALLOW_SEALING, F_SEAL_SHRINK);
+		if (fd < 0 || att_connect(x) != 0) {
+			att_fail_setup(o, "connection %d: setup failed", c);
+			if (fd >= 0)
+				close(fd);
+			c++;
+			goto out;
+		}
+		/* One file, a thousand pools: each its own mapping. */
+		for (int n = 0; n < 1000; n++) {
+			pool = wl_shm_create_pool(x->shm, fd, 4096);
+			wl_shm_pool_create_buffer(pool, 0, 32, 32, 128, XRGB);
+			wl_shm_pool_destroy(pool);
+			if (n % 100 == 99 && att_roundtrip(x) != 0)
+				break;
+		}
+		close(fd);
+		if (wl_display_get_error(x->display))
+			gone++;
+	}
+	att_note(o, "%d of %d heavy connections refused", gone, c);
+	if (att_connect(&good) != 0) {
+		att_fail_setup(o, "a well-behaved connection could not connect");
+		goto out;
+	}
+	fd = att_memfd(ATT_SIZE, MFD_ALLOW_SEALING, F_SEAL_SHRINK | F_SEAL_GROW);
+	pool = wl_shm_create_pool(good.shm, fd, ATT_SIZE);
+	close(fd);
+	buf = wl_shm_pool_create_buffer(pool, 0, ATT_W, ATT_H, ATT_STRIDE, XRGB);
+	if (att_window(&good) != 0 || att_present(&good, buf, ATT_W, ATT_H) != 0)
+		att_fail_setup(o, "the well-behaved connection got no frame beside the heavy ones (%s)",
+			       wl_display_get_error(good.display) ?
+				       "refused" : "timeout");
+	else
+		att_note(o, "a well-behaved connection got its pool and a frame");
+	att_disconnect(&good);
+out:
+	for (int i = 0; i < c && i < MAPPING_CONNECTIONS; i++)
+		att_disconnect(&heavy[i]);
+}
+
 static int64_t mono_us(void)
 {
 	struct timespec ts;
