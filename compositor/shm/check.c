@@ -89,10 +89,11 @@
  * compositor, and what the compositor can ever be charged for through a
  * pool is bounded by the pool's mapped bytes, so the byte total bounds it.
  *
- * The last part of every total (an eighth, WLSEAL_FD_RESERVE for fds) is
- * kept for light clients: a client already holding more than the light
- * allowance is refused once the total reaches the reserve, a light one
- * only at the very limit. However many clients misbehave within their
+ * The last part of every total is kept for light clients: an eighth of
+ * the mappings and of the bytes, and of the fds the last WLSEAL_FD_RESERVE
+ * down to FD_HARD_RESERVE. A client already above the light allowance
+ * (LIGHT_POOLS pools, LIGHT_BYTES, LIGHT_FDS pools holding fds) is refused
+ * once a total reaches its reserve, a light one only at the very limit. However many clients misbehave within their
  * own budgets, they cannot push a total past the reserve, so a
  * well-behaved client (one or two pools of a few MiB) still gets its pool;
  * only as many light clients as the reserve holds (thousands) could fill
@@ -132,7 +133,6 @@ static void account_client_gone(struct wl_listener *listener, void *data)
 	struct wlseal_shm_account *a =
 		wl_container_of(listener, a, client_destroy);
 
-	(void)data;
 	if (a->log_dropped)
 		wlseal_log("client pid=%d: %d more refusal lines were not logged",
 			   (int)a->pid, a->log_dropped);
