@@ -89,20 +89,24 @@
  * compositor, and what the compositor can ever be charged for through a
  * pool is bounded by the pool's mapped bytes, so the byte total bounds it.
  *
- * The last part of every total is kept for light clients: an eighth of
- * the mappings and of the bytes, and of the fds the last WLSEAL_FD_RESERVE
- * down to FD_HARD_RESERVE. A client already above the light allowance
- * (LIGHT_POOLS pools, LIGHT_BYTES, LIGHT_FDS pools holding fds) is refused
- * once a total reaches its reserve, a light one only at the very limit. However many clients misbehave within their
+ * The last quarter of every total (of the fds at least WLSEAL_FD_RESERVE,
+ * down to FD_HARD_RESERVE) is kept for light clients: a client already
+ * above the light allowance (LIGHT_POOLS pools, LIGHT_BYTES, LIGHT_FDS
+ * pools holding fds) is refused once a total reaches its reserve, a light
+ * one only at the very limit. However many clients misbehave within their
  * own budgets, they cannot push a total past the reserve, so a
- * well-behaved client (one or two pools of a few MiB) still gets its pool;
- * only as many light clients as the reserve holds (thousands) could fill
- * it, and each of them costs a connection fd.
+ * well-behaved client (one or two pools of a few MiB) still gets its pool.
+ * What no rule can prevent is a flood of new connections, each light,
+ * filling the reserve itself; the reserve is sized so that this takes
+ * hundreds of them (a quarter of 4096 fds at two pools and a socket
+ * each: 330; a quarter of 4 GiB at 16 MiB: 64, at a typical few MiB
+ * several hundred; a quarter of the mappings at 4 pools: thousands), and
+ * every one of them costs a connection fd of the same table.
  */
 #define WLSEAL_CLIENT_MAX_BYTES (4ull << 30)
-#define LIGHT_POOLS 8
-#define LIGHT_FDS 4
-#define LIGHT_BYTES (64ull << 20)
+#define LIGHT_POOLS 4
+#define LIGHT_FDS 2
+#define LIGHT_BYTES (16ull << 20)
 #define FD_HARD_RESERVE 32	/* never handed to pools: accept(), DRM */
 
 /* Per-client bookkeeping of everything that client's pools hold. */
@@ -113,12 +117,16 @@ struct wlseal_shm_account {
 	int pools;		/* pool objects: resource or buffers alive */
 	int fds;		/* pools still holding their fd */
 	uint64_t bytes;		/* mapped bytes of those pools */
-	/* Log rate limit (wlseal_shm_log). */
-	int64_t log_window_ms;
-	int log_lines, log_dropped;
+	struct log_window {
+		int64_t start_ms;
+		int lines;
+	} log;			/* rate limit of wlseal_shm_log() */
+	int log_dropped;
 };
 
+/* Refusal lines: at most 10 a second per client, 50 for all clients. */
 #define WLSEAL_LOG_BURST 10
+#define WLSEAL_LOG_BURST_ALL 50
 #define WLSEAL_LOG_WINDOW_MS 1000
 
 static void account_unref(struct wlseal_shm_account *a)
@@ -168,36 +176,50 @@ static int64_t now_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+/* One window of the rate limit: true while @w may log another line. */
+static bool log_window_take(struct log_window *w, int64_t now, int burst)
+{
+	if (now - w->start_ms >= WLSEAL_LOG_WINDOW_MS) {
+		w->start_ms = now;
+		w->lines = 0;
+	}
+	return w->lines++ < burst;
+}
+
 void wlseal_shm_log(struct wl_client *client, const char *fmt, ...)
 {
+	/* All clients together too: one attacker may open many
+	 * connections. One per process, like the log itself. */
+	static struct log_window all;
+	static int all_dropped;
 	struct wlseal_shm_account *a = NULL;
 	struct wl_listener *l;
 	char line[400];
 	va_list ap;
 	int64_t now = now_ms();
 
-	/* Only clients that already have an account are limited; creating
-	 * one here could fail, and then the line is simply logged. */
+	/* Clients get an account with their first pool request; one
+	 * without (its allocation failed) shares only the global limit. */
 	l = wl_client_get_destroy_listener(client, account_client_gone);
 	if (l)
 		a = wl_container_of(l, a, client_destroy);
-	if (a) {
-		if (now - a->log_window_ms >= WLSEAL_LOG_WINDOW_MS) {
-			a->log_window_ms = now;
-			a->log_lines = 0;
-		}
-		if (a->log_lines++ >= WLSEAL_LOG_BURST) {
-			a->log_dropped++;
-			return;
-		}
+	if (a && !log_window_take(&a->log, now, WLSEAL_LOG_BURST)) {
+		a->log_dropped++;
+		return;
+	}
+	if (!log_window_take(&all, now, WLSEAL_LOG_BURST_ALL)) {
+		all_dropped++;
+		return;
 	}
 	va_start(ap, fmt);
 	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
-	if (a && a->log_dropped) {
-		wlseal_log("%s (and %d lines of this client not logged)", line,
-			   a->log_dropped);
-		a->log_dropped = 0;
+	if ((a && a->log_dropped) || all_dropped) {
+		wlseal_log("%s (%d lines of this client and %d of all clients not logged)",
+			   line, a ? a->log_dropped : 0, all_dropped);
+		if (a)
+			a->log_dropped = 0;
+		all_dropped = 0;
 	} else {
 		wlseal_log("%s", line);
 	}
@@ -329,6 +351,12 @@ uint32_t wlseal_shm_check(const struct wlseal_shm_policy *policy, int fd,
 	return 0;
 }
 
+/* The fds no heavy client may take: a quarter, at least WLSEAL_FD_RESERVE. */
+static rlim_t fd_reserve(rlim_t limit)
+{
+	return limit / 4 > WLSEAL_FD_RESERVE ? limit / 4 : WLSEAL_FD_RESERVE;
+}
+
 /* Own budget always; the last @reserve of @limit only for light users. */
 static bool fair(uint64_t mine, uint64_t total, uint64_t limit,
 		 uint64_t reserve, uint64_t light)
@@ -348,7 +376,7 @@ uint32_t wlseal_shm_budget(struct wlseal_shm *shm,
 	/* The kernel hands out the lowest free fd number, so the number
 	 * this fd arrived on tells how full the table is. */
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
-	    (rlim_t)fd + WLSEAL_FD_RESERVE >= rl.rlim_cur &&
+	    (rlim_t)fd + fd_reserve(rl.rlim_cur) >= rl.rlim_cur &&
 	    !(a->fds < LIGHT_FDS && (rlim_t)fd + FD_HARD_RESERVE < rl.rlim_cur))
 		return refuse(v, WLSEAL_SHM_POOL_REQUEST_V1_REASON_OUT_OF_RESOURCES,
 			      "compositor near its file descriptor limit (fd %d of %llu)",
@@ -363,12 +391,12 @@ uint32_t wlseal_shm_budget(struct wlseal_shm *shm,
 			      (unsigned long long)a->bytes, map_len,
 			      (unsigned long long)WLSEAL_CLIENT_MAX_BYTES);
 	if (!fair((uint64_t)a->pools + 1, (uint64_t)t->pools + 1,
-		  (uint64_t)t->max_pools, (uint64_t)t->max_pools / 8, LIGHT_POOLS))
+		  (uint64_t)t->max_pools, (uint64_t)t->max_pools / 4, LIGHT_POOLS))
 		return refuse(v, WLSEAL_SHM_POOL_REQUEST_V1_REASON_OUT_OF_RESOURCES,
 			      "compositor near its mapping limit (%d pools of %d, this client %d)",
 			      t->pools, t->max_pools, a->pools);
 	if (!fair(a->bytes + map_len, t->bytes + map_len, t->max_bytes,
-		  t->max_bytes / 8, LIGHT_BYTES))
+		  t->max_bytes / 4, LIGHT_BYTES))
 		return refuse(v, WLSEAL_SHM_POOL_REQUEST_V1_REASON_OUT_OF_RESOURCES,
 			      "compositor near its pool memory limit (%llu of %llu bytes mapped, this client %llu)",
 			      (unsigned long long)t->bytes,
@@ -427,7 +455,7 @@ bool wlseal_shm_recharge(struct wlseal_shm *shm,
 		       (unsigned long long)a->bytes, more,
 		       (unsigned long long)WLSEAL_CLIENT_MAX_BYTES);
 	else if (!fair(a->bytes + more, t->bytes + more, t->max_bytes,
-		       t->max_bytes / 8, LIGHT_BYTES))
+		       t->max_bytes / 4, LIGHT_BYTES))
 		refuse(v, WLSEAL_SHM_POOL_REQUEST_V1_REASON_OUT_OF_RESOURCES,
 		       "compositor near its pool memory limit (%llu of %llu bytes mapped)",
 		       (unsigned long long)t->bytes,

@@ -44,7 +44,8 @@ struct wlseal_shm_policy {
 
 /* File descriptors kept free for new clients, DRM and the event loop: a
  * pool is refused when the fd it arrived on is this close to the limit
- * (check.c explains the part of it that light clients may still use). */
+ * (at least this many: check.c keeps a quarter of the table, and says
+ * which part of it light clients may still use). */
 #define WLSEAL_FD_RESERVE 128
 
 /* What all clients' pools hold together (check.c), and the limits,
@@ -192,8 +193,9 @@ bool wlseal_shm_recharge(struct wlseal_shm *shm,
 			 size_t to, struct wlseal_shm_verdict *verdict);
 /*
  * check.c: log lines about a client, at most WLSEAL_LOG_BURST per
- * WLSEAL_LOG_WINDOW_MS per client; what is dropped is counted and said
- * with the next line that gets through. Extension refusals do not
+ * WLSEAL_LOG_WINDOW_MS per client and WLSEAL_LOG_BURST_ALL for all
+ * clients; what is dropped is counted and said with the next line that
+ * gets through. Extension refusals do not
  * disconnect, so without this one client could fill the log (and the
  * disk behind it).
  */
