@@ -343,6 +343,9 @@ static void storm(struct attack *a, struct outcome *o, bool region)
 	close(fd);
 	if (wl_display_get_error(a->display) || !buf)
 		return;
+	/* The verdict is the ratio of the two; how long one commit takes
+	 * depends on the machine (seconds under TCG), so wait for it. */
+	a->timeout_ms = 60000;
 	same = rect_storm(a, buf, 20000, 10, false, region);
 	scattered = rect_storm(a, buf, 20000, 10, true, region);
 	if (same < 0 || scattered < 0)
