@@ -41,6 +41,7 @@
 #include <wayland-client.h>
 
 #include "client.h"
+#include "options.h"
 #include "presentation-time-client-protocol.h"
 #include "seal-list.h"
 #include "wlseal-shm-policy-v1-client-protocol.h"
@@ -187,53 +188,40 @@ static bool parse_options(int argc, char **argv, struct options *o)
 		{ "provoke", required_argument, NULL, O_PROVOKE },
 		{ 0 },
 	};
-	char *end;
+	static const char *const apis[] = { "auto", "upstream", "v1", NULL };
+	uint64_t n;
 	int c;
 
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (c) {
 		case O_API:
-			if (!strcmp(optarg, "auto"))
-				o->api = API_AUTO;
-			else if (!strcmp(optarg, "upstream"))
-				o->api = API_UPSTREAM;
-			else if (!strcmp(optarg, "v1"))
-				o->api = API_V1;
-			else {
-				fprintf(stderr, "unknown --seal-api '%s'\n", optarg);
-				return false;
-			}
+			/* The names in the order of enum seal_api. */
+			c = wlseal_option_choice(optarg, apis);
+			if (c < 0)
+				return wlseal_option_bad("unknown --seal-api '%s'", optarg);
+			o->api = (enum seal_api)c;
 			break;
 		case O_SEALS:
-			if (!parse_seals(optarg, &o->seals)) {
-				fprintf(stderr, "bad --seals '%s'\n", optarg);
-				return false;
-			}
+			if (!parse_seals(optarg, &o->seals))
+				return wlseal_option_bad("bad --seals '%s'", optarg);
 			break;
 		case O_SIZE:
-			o->width = (int32_t)strtol(optarg, &end, 10);
-			if (*end != 'x')
-				o->width = 0;
-			else
-				o->height = (int32_t)strtol(end + 1, &end, 10);
-			if (*end || o->width <= 0 || o->height <= 0 ||
-			    o->width > 8192 || o->height > 8192) {
-				fprintf(stderr, "bad --size '%s'\n", optarg);
-				return false;
-			}
+			if (!wlseal_option_size(optarg, 8192, &o->width,
+						&o->height))
+				return wlseal_option_bad("bad --size '%s'", optarg);
 			break;
 		case O_FRAMES:
-			o->frames = (uint32_t)strtoul(optarg, NULL, 10);
+			if (!wlseal_option_uint(optarg, 0, UINT32_MAX, &n))
+				return wlseal_option_bad("bad --frames '%s'", optarg);
+			o->frames = (uint32_t)n;
 			break;
 		case O_EXIT:
 			o->exit_after = true;
 			break;
 		case O_BUFFERS:
-			o->nbuffers = atoi(optarg);
-			if (o->nbuffers < 2 || o->nbuffers > MAX_BUFFERS) {
-				fprintf(stderr, "--buffers must be 2 or 3\n");
-				return false;
-			}
+			if (!wlseal_option_uint(optarg, 2, MAX_BUFFERS, &n))
+				return wlseal_option_bad("--buffers must be 2 or 3");
+			o->nbuffers = (int)n;
 			break;
 		case O_RESIZE:
 			o->resize = true;
@@ -258,10 +246,8 @@ static bool parse_options(int argc, char **argv, struct options *o)
 					ok = false;
 			}
 			free(copy);
-			if (!ok) {
-				fprintf(stderr, "bad --provoke '%s'\n", optarg);
-				return false;
-			}
+			if (!ok)
+				return wlseal_option_bad("bad --provoke '%s'", optarg);
 			break;
 		}
 		case O_HELP:

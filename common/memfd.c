@@ -2,16 +2,13 @@
 /*
  * memfd.c - sealable files through either ABI (memfd.h).
  */
-#include <errno.h>
-#include <unistd.h>
-
 #include "memfd.h"
 #include "wlseal-seals.h"
 
 int wlseal_memfd_new(enum wlseal_seal_api api, const char *name,
 		     uint64_t size, const char **failed)
 {
-	int fd, saved;
+	int fd;
 
 	if (api == WLSEAL_SEAL_API_SEED) {
 		/* The seed's memfd_create(): sized at birth, always
@@ -21,18 +18,9 @@ int wlseal_memfd_new(enum wlseal_seal_api api, const char *name,
 			*failed = "memfd_create_sized";
 		return fd;
 	}
-	fd = memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
-	if (fd < 0) {
-		*failed = "memfd_create";
-		return -1;
-	}
-	if (ftruncate(fd, (off_t)size) < 0) {
-		saved = errno;
-		close(fd);
-		errno = saved;
-		*failed = "ftruncate";
-		return -1;
-	}
+	fd = wlseal_memfd_create_upstream(name, size);
+	if (fd < 0)
+		*failed = "memfd_create/ftruncate";
 	return fd;
 }
 

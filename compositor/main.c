@@ -8,6 +8,7 @@
  * pretends otherwise.
  */
 #include <getopt.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,7 @@
 
 #include "backend.h"
 #include "log.h"
+#include "options.h"
 #include "scene.h"
 #include "server.h"
 #include "shm.h"
@@ -161,21 +163,8 @@ static void usage(FILE *f)
 "WAYLAND_DISPLAY=NAME' is printed once clients can connect.\n");
 }
 
-static bool parse_size(const char *s, int *w, int *h)
-{
-	char *end;
-	long lw, lh;
-
-	lw = strtol(s, &end, 10);
-	if (*end != 'x')
-		return false;
-	lh = strtol(end + 1, &end, 10);
-	if (*end || lw <= 0 || lh <= 0 || lw > 16384 || lh > 16384)
-		return false;
-	*w = (int)lw;
-	*h = (int)lh;
-	return true;
-}
+/* --exit-after in seconds, armed as an int of milliseconds. */
+#define MAX_EXIT_AFTER (INT_MAX / 1000)
 
 static bool parse_options(int argc, char **argv, struct wlseal_options *o)
 {
@@ -204,59 +193,52 @@ static bool parse_options(int argc, char **argv, struct wlseal_options *o)
 		{ "policy-file", required_argument, NULL, O_POLICY_FILE },
 		{ 0 },
 	};
+	static const char *const backends[] = { "drm", "headless", NULL };
+	static const char *const shms[] = { "wlseal", "libwayland", NULL };
+	static const char *const policies[] = { "secure", "permissive", NULL };
+	uint64_t n;
 	int c, idx = 0;
 
 	while ((c = getopt_long(argc, argv, "", longopts, &idx)) != -1) {
 		switch (c) {
 		case O_BACKEND:
-			if (strcmp(optarg, "drm") && strcmp(optarg, "headless")) {
-				fprintf(stderr, "unknown backend '%s'\n", optarg);
-				return false;
-			}
+			if (wlseal_option_choice(optarg, backends) < 0)
+				return wlseal_option_bad("unknown backend '%s'", optarg);
 			o->backend = optarg;
 			break;
 		case O_DRM_DEVICE:
 			o->drm_device = optarg;
 			break;
 		case O_SIZE:
-			if (!parse_size(optarg, &o->width, &o->height)) {
-				fprintf(stderr, "bad --size '%s' (want WxH)\n", optarg);
-				return false;
-			}
+			if (!wlseal_option_size(optarg, 16384, &o->width,
+						&o->height))
+				return wlseal_option_bad("bad --size '%s' (want WxH)", optarg);
 			break;
 		case O_SOCKET:
 			o->socket = optarg;
 			break;
 		case O_SHM:
-			if (!strcmp(optarg, "wlseal"))
-				o->shm = WLSEAL_SHM_WLSEAL;
-			else if (!strcmp(optarg, "libwayland"))
-				o->shm = WLSEAL_SHM_LIBWAYLAND;
-			else {
-				fprintf(stderr, "unknown --shm '%s'\n", optarg);
-				return false;
-			}
+			/* The names in the order of enum wlseal_shm_mode. */
+			c = wlseal_option_choice(optarg, shms);
+			if (c < 0)
+				return wlseal_option_bad("unknown --shm '%s'", optarg);
+			o->shm = (enum wlseal_shm_mode)c;
 			break;
 		case O_POLICY:
-			if (!strcmp(optarg, "secure"))
-				o->policy = WLSEAL_POLICY_SECURE;
-			else if (!strcmp(optarg, "permissive"))
-				o->policy = WLSEAL_POLICY_PERMISSIVE;
-			else {
-				fprintf(stderr, "unknown --policy '%s'\n", optarg);
-				return false;
-			}
+			/* The names in the order of enum wlseal_policy. */
+			c = wlseal_option_choice(optarg, policies);
+			if (c < 0)
+				return wlseal_option_bad("unknown --policy '%s'", optarg);
+			o->policy = (enum wlseal_policy)c;
 			break;
 		case O_REQUIRE_SEALS:
 		case O_ACCEPT_SEALS:
 		case O_MAX_POOL_SIZE:
 			/* Kept in order; applied over the --policy preset
-			 * by wlseal_policy_build(). */
+			 * by build_policy(). */
 			if (o->n_policy_settings == (int)(sizeof(o->policy_settings) /
-							 sizeof(o->policy_settings[0]))) {
-				fprintf(stderr, "too many policy options\n");
-				return false;
-			}
+							 sizeof(o->policy_settings[0])))
+				return wlseal_option_bad("too many policy options");
 			o->policy_settings[o->n_policy_settings].key =
 				longopts[idx].name;
 			o->policy_settings[o->n_policy_settings++].value = optarg;
@@ -271,17 +253,24 @@ static bool parse_options(int argc, char **argv, struct wlseal_options *o)
 			o->screenshot = optarg;
 			break;
 		case O_SCREENSHOT_FRAME:
-			o->screenshot_frame = strtoull(optarg, NULL, 10);
+			if (!wlseal_option_uint(optarg, 0, UINT64_MAX,
+						&o->screenshot_frame))
+				return wlseal_option_bad("bad --screenshot-frame '%s' "
+							 "(want a frame number)", optarg);
 			break;
 		case O_EXIT_AFTER:
-			o->exit_after = atoi(optarg);
+			if (!wlseal_option_uint(optarg, 0, MAX_EXIT_AFTER, &n))
+				return wlseal_option_bad("bad --exit-after '%s' (want 0 "
+							 "to %d seconds)", optarg,
+							 MAX_EXIT_AFTER);
+			o->exit_after = (int)n;
 			break;
 		case O_MAX_POOLS_PER_CLIENT:
-			o->max_pools_per_client = atoi(optarg);
-			if (o->max_pools_per_client < 1) {
-				fprintf(stderr, "--max-pools-per-client must be at least 1\n");
-				return false;
-			}
+			if (!wlseal_option_uint(optarg, 1, INT_MAX, &n))
+				return wlseal_option_bad("--max-pools-per-client must "
+							 "be a number from 1 to %d",
+							 INT_MAX);
+			o->max_pools_per_client = (int)n;
 			break;
 		case O_VERBOSE:
 			o->verbose = true;
@@ -295,10 +284,8 @@ static bool parse_options(int argc, char **argv, struct wlseal_options *o)
 			return false;
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "unexpected argument '%s'\n", argv[optind]);
-		return false;
-	}
+	if (optind < argc)
+		return wlseal_option_bad("unexpected argument '%s'", argv[optind]);
 	return true;
 }
 

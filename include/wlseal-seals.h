@@ -109,20 +109,15 @@ static inline bool wlseal_seed_abi_available(void)
 }
 
 /*
- * A sealable memfd of @size bytes, whatever the kernel: memfd_create_sized()
- * where the seed ABI exists, else the upstream memfd_create() with
- * MFD_ALLOW_SEALING followed by ftruncate(). The file is close-on-exec and
- * accepts F_ADD_SEALS either way. Returns a new fd, or -1 with errno set.
+ * The upstream way to a sealable memfd of @size bytes: memfd_create() with
+ * MFD_ALLOW_SEALING, then ftruncate(). Close-on-exec. Returns a new fd, or
+ * -1 with errno set.
  */
-static inline int wlseal_memfd_create_sealable(const char *name,
-					       uint64_t size)
+static inline int wlseal_memfd_create_upstream(const char *name, uint64_t size)
 {
-	int fd = wlseal_memfd_create_sized(name, size, MFD_CLOEXEC);
+	int fd = memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
 	int saved;
 
-	if (fd >= 0 || errno != ENOSYS)
-		return fd;
-	fd = memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
 	if (fd < 0)
 		return -1;
 	if (ftruncate(fd, (off_t)size) < 0) {
@@ -132,6 +127,22 @@ static inline int wlseal_memfd_create_sealable(const char *name,
 		return -1;
 	}
 	return fd;
+}
+
+/*
+ * A sealable memfd of @size bytes, whatever the kernel: memfd_create_sized()
+ * where the seed ABI exists, else wlseal_memfd_create_upstream(). The file
+ * is close-on-exec and accepts F_ADD_SEALS either way. Returns a new fd, or
+ * -1 with errno set.
+ */
+static inline int wlseal_memfd_create_sealable(const char *name,
+					       uint64_t size)
+{
+	int fd = wlseal_memfd_create_sized(name, size, MFD_CLOEXEC);
+
+	if (fd >= 0 || errno != ENOSYS)
+		return fd;
+	return wlseal_memfd_create_upstream(name, size);
 }
 
 #endif /* WLSEAL_SEALS_H */
