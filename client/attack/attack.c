@@ -64,7 +64,7 @@ static void vnote(struct outcome *o, const char *fmt, va_list ap)
 	vsnprintf(o->note + len, sizeof(o->note) - len, fmt, ap);
 }
 
-void note(struct outcome *o, const char *fmt, ...)
+void att_note(struct outcome *o, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -73,7 +73,7 @@ void note(struct outcome *o, const char *fmt, ...)
 	va_end(ap);
 }
 
-void fail_setup(struct outcome *o, const char *fmt, ...)
+void att_fail_setup(struct outcome *o, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -266,7 +266,7 @@ static const struct wl_registry_listener registry_listener = {
 	.global_remove = registry_global_remove,
 };
 
-static int att_connect(struct attack *a)
+int att_connect(struct attack *a)
 {
 	struct ucred cred;
 	socklen_t len = sizeof(cred);
@@ -294,7 +294,7 @@ static int att_connect(struct attack *a)
 	return 0;
 }
 
-static void att_disconnect(struct attack *a)
+void att_disconnect(struct attack *a)
 {
 	if (a->display)
 		wl_display_disconnect(a->display);
@@ -425,7 +425,7 @@ int att_memfd_or_fail(struct outcome *o, size_t size, unsigned int mfd_flags,
 	int fd = att_memfd(size, mfd_flags, seals);
 
 	if (fd < 0)
-		fail_setup(o, "memfd: %s", strerror(errno));
+		att_fail_setup(o, "memfd: %s", strerror(errno));
 	return fd;
 }
 
@@ -528,7 +528,7 @@ static void classify(struct attack *a, struct outcome *o, int rt)
 	/* The connection broke without a protocol error: either the
 	 * compositor dropped us or it is gone. Give a dying process a moment
 	 * to finish (a core dump can take a while) before asking. */
-	note(o, "connection error: %s", strerror(err));
+	att_note(o, "connection error: %s", strerror(err));
 	for (int i = 0; i < 20; i++) {
 		int code = 0;
 		char st = a->compositor_pid > 0 ?
@@ -562,7 +562,10 @@ void att_conclude(struct attack *a, struct outcome *o)
 
 /* --- probe: does a well-behaved client still get frames? --------------------- */
 
-static int probe_frames(int want, int timeout_ms, char *why, size_t whylen)
+/* The probe's frames: how many arrived, and the slowest one (commit to
+ * frame callback, in ms): the well-behaved client's view of fairness. */
+static int probe_frames(int want, int timeout_ms, char *why, size_t whylen,
+			int *worst_ms)
 {
 	struct attack p = { .timeout_ms = timeout_ms };
 	struct wl_shm_pool *pool;
@@ -588,8 +591,14 @@ static int probe_frames(int want, int timeout_ms, char *why, size_t whylen)
 	close(fd);
 	buf = wl_shm_pool_create_buffer(pool, 0, ATT_W, ATT_H, ATT_STRIDE,
 					WL_SHM_FORMAT_XRGB8888);
+	*worst_ms = 0;
+	/* The first frame also maps the window; time the ones after it. */
 	for (; got < want; got++) {
+		int64_t t0 = now_ms();
 		int r = att_present(&p, buf, ATT_W, ATT_H);
+
+		if (r == 0 && got > 0 && now_ms() - t0 > *worst_ms)
+			*worst_ms = (int)(now_ms() - t0);
 
 		if (r != 0) {
 			snprintf(why, whylen, "%s",
@@ -680,9 +689,12 @@ static bool matches(const struct expect *e, const struct outcome *o)
 
 static const struct scenario *find(const char *name)
 {
-	for (size_t i = 0; i < n_scenarios; i++)
-		if (strcmp(scenarios[i].name, name) == 0)
-			return &scenarios[i];
+	size_t n;
+	const struct scenario *const *all = att_scenarios(&n);
+
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(all[i]->name, name) == 0)
+			return all[i];
 	return NULL;
 }
 
@@ -695,7 +707,8 @@ static void usage(FILE *f)
 "A hostile Wayland client: runs one wl_shm attack against $WAYLAND_DISPLAY\n"
 "and prints one line\n"
 "  OUTCOME scenario=NAME result=R [code=N interface=I message=\"...\"]\n"
-"          [signal=N] probe-frames=GOT/WANT match=yes|no note=\"...\"\n"
+"          [signal=N] probe-frames=GOT/WANT [probe-worst-ms=MS] match=yes|no\n"
+"          note=\"...\"\n"
 "R is accepted, refused (a protocol error), policy-refused (a\n"
 "wlseal_shm_policy_v1 refusal event, code = reason, client still connected),\n"
 "disconnected (dropped without\n"
@@ -704,7 +717,8 @@ static void usage(FILE *f)
 "applicable, e.g. no seed ABI) or error (the attack could not be set up).\n"
 "match= compares with the outcome the scenario declares for wlseal's secure\n"
 "policy; probe-frames counts frame callbacks a fresh well-behaved client\n"
-"received after the attack.\n"
+"received after the attack, probe-worst-ms is the slowest of them after the\n"
+"first (commit to frame callback).\n"
 "\n"
 "  --list              every scenario: name, expected secure outcome, why\n"
 "  --expect SCENARIO   the declared secure-policy outcome of SCENARIO\n"
@@ -720,10 +734,13 @@ static void usage(FILE *f)
 
 static void list(void)
 {
-	for (size_t i = 0; i < n_scenarios; i++) {
-		printf("%-32s ", scenarios[i].name);
-		print_expect(&scenarios[i].expect);
-		printf("\n    %s\n", scenarios[i].rationale);
+	size_t n;
+	const struct scenario *const *all = att_scenarios(&n);
+
+	for (size_t i = 0; i < n; i++) {
+		printf("%-32s ", all[i]->name);
+		print_expect(&all[i]->expect);
+		printf("\n    %s\n", all[i]->rationale);
 	}
 }
 
@@ -742,7 +759,7 @@ int main(int argc, char **argv)
 	struct attack a = { .timeout_ms = 3000 };
 	struct outcome o = { .code = -1 };
 	const struct scenario *s;
-	int probe_want = 3, probe_got = 0, c;
+	int probe_want = 3, probe_got = 0, probe_ms = 0, c;
 	bool check = false;
 	char why[64] = "";
 
@@ -784,7 +801,7 @@ int main(int argc, char **argv)
 	wl_log_set_handler_client(log_handler);
 
 	if (att_connect(&a) != 0) {
-		fail_setup(&o, "cannot connect to the compositor (WAYLAND_DISPLAY=%s)",
+		att_fail_setup(&o, "cannot connect to the compositor (WAYLAND_DISPLAY=%s)",
 			   getenv("WAYLAND_DISPLAY") ? getenv("WAYLAND_DISPLAY") : "");
 	} else {
 		s->run(&a, &o);
@@ -796,7 +813,8 @@ int main(int argc, char **argv)
 
 	if (probe_want > 0 && o.result != RES_GONE && o.result != RES_SKIPPED &&
 	    !(o.result == RES_ERROR && !a.registry))
-		probe_got = probe_frames(probe_want, a.timeout_ms, why, sizeof(why));
+		probe_got = probe_frames(probe_want, a.timeout_ms, why, sizeof(why),
+					 &probe_ms);
 
 	printf("OUTCOME scenario=%s result=%s", s->name, result_name(o.result));
 	if (o.result == RES_REFUSED || o.result == RES_POLICY_REFUSED) {
@@ -806,6 +824,8 @@ int main(int argc, char **argv)
 	if (o.signal)
 		printf(" signal=%d", o.signal);
 	printf(" probe-frames=%d/%d", probe_got, probe_want);
+	if (probe_got > 1)
+		printf(" probe-worst-ms=%d", probe_ms);
 	if (probe_want > 0 && probe_got < probe_want && why[0])
 		printf(" probe=\"%s\"", why);
 	printf(" match=%s", matches(&s->expect, &o) ? "yes" : "no");

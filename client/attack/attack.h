@@ -2,7 +2,7 @@
 /*
  * attack.h - shared state of wlseal-attack: one connection to the
  * compositor under attack, the helpers every scenario uses, and the table
- * of scenarios (scenarios.c).
+ * of scenarios (scenarios.c, filled by the category files).
  */
 #ifndef WLSEAL_ATTACK_H
 #define WLSEAL_ATTACK_H
@@ -82,21 +82,35 @@ struct attack {
 	bool verbose;
 };
 
+/* Categories, in --list order: one scenario file each. */
+enum att_category {
+	ATT_CAT_FILES = 1,	/* files.c */
+	ATT_CAT_SEALS,		/* seals.c */
+	ATT_CAT_BUFFERS,	/* buffers.c */
+	ATT_CAT_LIFETIMES,	/* lifetimes.c */
+	ATT_CAT_RESOURCES,	/* resources.c */
+	ATT_CAT_EXT,		/* ext.c */
+};
+
 struct scenario {
 	const char *name;
 	void (*run)(struct attack *a, struct outcome *o);
 	struct expect expect;
 	const char *rationale;
+	int category, line;	/* where ATT_SCENARIO put it */
 };
 
-extern const struct scenario scenarios[];
-extern const size_t n_scenarios;
+/* scenarios.c: every scenario, sorted by category and source line. */
+const struct scenario *const *att_scenarios(size_t *n);
 
 /* attack.c: connection and outcome helpers. */
-void note(struct outcome *o, const char *fmt, ...)
+void att_note(struct outcome *o, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-void fail_setup(struct outcome *o, const char *fmt, ...)
+void att_fail_setup(struct outcome *o, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* A second, well-behaved connection (the probe's kind). */
+int att_connect(struct attack *a);
+void att_disconnect(struct attack *a);
 int att_roundtrip(struct attack *a);
 int att_dispatch_until(struct attack *a, bool *flag);
 int att_window(struct attack *a);

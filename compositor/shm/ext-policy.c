@@ -65,9 +65,10 @@ static void refused(struct wl_resource *request, struct wlseal_shm_verdict *v)
 			    (int32_t)v->file_size;
 
 	/* Logged like a core refusal, but the client stays. */
-	wlseal_log("refused (non-fatal) client pid=%d wlseal_shm_policy_v1.create_pool: "
-		   "reason=%s %s", (int)wlseal_client_pid(client),
-		   wlseal_policy_reason_name(v->reason), v->message);
+	wlseal_shm_log(client, "refused (non-fatal) client pid=%d "
+		       "wlseal_shm_policy_v1.create_pool: reason=%s %s",
+		       (int)wlseal_client_pid(client),
+		       wlseal_policy_reason_name(v->reason), v->message);
 	wlseal_shm_pool_request_v1_send_refused(request, v->reason, v->seals,
 						file_size, v->message);
 }
@@ -80,12 +81,11 @@ static void policy_create_pool(struct wl_client *client,
 	struct wlseal_shm_verdict v;
 	struct wl_resource *request;
 	struct wlseal_pool *pool;
-	const char *map_why = NULL;
 
 	if (size <= 0) {
-		wlseal_log("refused client pid=%d wlseal_shm_policy_v1.create_pool: "
-			   "invalid pool size %d", (int)wlseal_client_pid(client),
-			   size);
+		wlseal_shm_log(client, "refused client pid=%d "
+			       "wlseal_shm_policy_v1.create_pool: invalid pool size %d",
+			       (int)wlseal_client_pid(client), size);
 		wl_resource_post_error(resource,
 				       WLSEAL_SHM_POLICY_V1_ERROR_INVALID_SIZE,
 				       "invalid pool size %d", size);
@@ -101,27 +101,22 @@ static void policy_create_pool(struct wl_client *client,
 	}
 	wl_resource_set_implementation(request, &request_impl, NULL, NULL);
 
-	/* The protocol promises the fd is closed before the answer, so a
-	 * refused client holds the only reference to its file again. */
-	if (wlseal_shm_budget(shm, client, fd, &v) ||
-	    wlseal_shm_check(&shm->policy, fd, size, &v)) {
-		close(fd);
-		refused(request, &v);
+	/* The one path of wl_shm.create_pool too (pool.c); only the answer
+	 * to a refusal differs: an event, and the client stays. The fd is
+	 * closed before the answer, as the protocol promises, so a refused
+	 * client holds the only reference to its file again. */
+	pool = wlseal_pool_new(shm, client, fd, size, &v);
+	if (!pool) {
+		if (v.no_memory)
+			wl_client_post_no_memory(client);
+		else
+			refused(request, &v);
 		return;
 	}
 	/* id 0: the compositor allocates the pool's id and hands the new
-	 * object to the client with the created event. pool.c owns fd from
-	 * here on, also on failure. */
-	pool = wlseal_pool_create(shm, client, 0, fd, size, v.write_sealed,
-				  &map_why);
-	if (!pool) {
-		if (!map_why) {
-			wl_client_post_no_memory(client);
-			return;
-		}
-		v.reason = WLSEAL_SHM_POOL_REQUEST_V1_REASON_MAP_FAILED;
-		snprintf(v.message, sizeof(v.message), "%s", map_why);
-		refused(request, &v);
+	 * object to the client with the created event. */
+	if (!wlseal_pool_bind(pool, client, 0)) {
+		wl_client_post_no_memory(client);
 		return;
 	}
 	wlseal_shm_pool_request_v1_send_created(request, pool->resource);

@@ -17,14 +17,25 @@
 #include <wayland-server-core.h>
 #include <wayland-server-protocol.h>
 
+#include "log.h"
 #include "shm.h"
+#include "wlseal-shm-policy-v1-server-protocol.h"
 
 static void pool_unref(struct wlseal_pool *pool)
 {
 	if (--pool->refcount > 0)
 		return;
-	munmap(pool->data, pool->size);
-	close(pool->fd);
+	/* The length we mapped, not the pool's: on hugetlbfs a length
+	 * that is no multiple of the huge page fails with EINVAL and would
+	 * leak the mapping, the file and its huge page reservation. */
+	if (munmap(pool->data, pool->map_len) < 0)
+		wlseal_log("munmap of a %zu-byte pool mapping failed: %s",
+			   pool->map_len, strerror(errno));
+	if (pool->fd >= 0)
+		close(pool->fd);
+	if (pool->account)
+		wlseal_shm_uncharge(pool->shm, pool->account, pool->map_len,
+				    pool->fd >= 0);
 	free(pool);
 }
 
@@ -151,6 +162,7 @@ static void pool_resize(struct wl_client *client, struct wl_resource *resource,
 	struct wlseal_pool *pool = wl_resource_get_user_data(resource);
 	struct wlseal_shm_verdict v;
 	char why[160];
+	size_t new_len;
 	void *data;
 
 	/* Pools only grow: existing buffers must stay inside. */
@@ -169,16 +181,28 @@ static void pool_resize(struct wl_client *client, struct wl_resource *resource,
 				  "wl_shm_pool.resize", v.message);
 		return;
 	}
-	if (size == pool->size)
-		return;
-	data = mremap(pool->data, pool->size, size, MREMAP_MAYMOVE);
-	if (data == MAP_FAILED) {
-		snprintf(why, sizeof(why), "mremap failed: %s", strerror(errno));
-		wlseal_shm_refuse(resource, WL_SHM_ERROR_INVALID_FD,
-				  "wl_shm_pool.resize", why);
-		return;
+	new_len = ((size_t)size + pool->page - 1) / pool->page * pool->page;
+	if (new_len != pool->map_len) {
+		if (!wlseal_shm_recharge(pool->shm, pool->account, pool->map_len,
+					 new_len, &v)) {
+			wlseal_shm_refuse(resource, WL_SHM_ERROR_INVALID_FD,
+					  "wl_shm_pool.resize", v.message);
+			return;
+		}
+		data = mremap(pool->data, pool->map_len, new_len, MREMAP_MAYMOVE);
+		if (data == MAP_FAILED) {
+			snprintf(why, sizeof(why), "mremap failed: %s",
+				 strerror(errno));
+			/* The pool keeps its old size: give the bytes back. */
+			wlseal_shm_recharge(pool->shm, pool->account, new_len,
+					    pool->map_len, &v);
+			wlseal_shm_refuse(resource, WL_SHM_ERROR_INVALID_FD,
+					  "wl_shm_pool.resize", why);
+			return;
+		}
+		pool->data = data;
+		pool->map_len = new_len;
 	}
-	pool->data = data;
 	pool->size = size;
 }
 
@@ -188,57 +212,122 @@ static const struct wl_shm_pool_interface pool_impl = {
 	.resize = pool_resize,
 };
 
+/*
+ * The client destroyed its wl_shm_pool: close the fd now, even while
+ * buffers keep the pool. Only resize needs the fd (fstat and the seals
+ * again), and resize can only arrive on this resource. The mapping keeps
+ * the file and its pages alive, upstream seals can never be removed, and
+ * the seed ABI removes one only for an exclusive holder, which a mapping
+ * already prevents (the kernel counts mappings; the scenario
+ * seed-unseal-after-pool-destroy asserts it). Keeping the fd would let a
+ * client that repeats create_pool, create_buffer, destroy hold as many of
+ * our fds as it likes while holding no wl_shm_pool at all.
+ */
 static void pool_resource_destroy(struct wl_resource *resource)
 {
 	struct wlseal_pool *pool = wl_resource_get_user_data(resource);
 
 	pool->resource = NULL;
+	close(pool->fd);
+	pool->fd = -1;
+	if (pool->account)
+		wlseal_shm_fd_closed(pool->account);
 	pool_unref(pool);
 }
 
-struct wlseal_pool *wlseal_pool_create(struct wlseal_shm *shm,
-				       struct wl_client *client, uint32_t id,
-				       int fd, int32_t size, bool write_sealed,
-				       const char **why)
+/* Map @fd (owned from here on) read-only, whole pages of v->page. */
+static struct wlseal_pool *pool_map(struct wlseal_shm *shm, int fd,
+				    int32_t size, struct wlseal_shm_verdict *v)
 {
-	static char map_why[160];
 	struct wlseal_pool *pool;
 	int flags;
 
-	*why = NULL;
 	pool = calloc(1, sizeof(*pool));
 	if (!pool) {
 		close(fd);
+		v->no_memory = true;
 		return NULL;
 	}
+	pool->shm = shm;
+	pool->fd = fd;
+	pool->size = size;
+	pool->page = v->page;
+	/* check.c made sure the file holds every page of this length. */
+	pool->map_len = ((size_t)size + v->page - 1) / v->page * v->page;
+	pool->refcount = 1;
 	/*
 	 * PROT_READ always. A write-sealed file refuses MAP_SHARED on a
 	 * writable fd (the kernel would have to count us as a writer), so
 	 * it is mapped MAP_PRIVATE: with the file immutable, a private
 	 * read-only mapping sees exactly the same pages.
 	 */
-	flags = write_sealed ? MAP_PRIVATE : MAP_SHARED;
-	pool->data = mmap(NULL, size, PROT_READ, flags, fd, 0);
+	flags = v->write_sealed ? MAP_PRIVATE : MAP_SHARED;
+	pool->data = mmap(NULL, pool->map_len, PROT_READ, flags, fd, 0);
 	if (pool->data == MAP_FAILED) {
-		snprintf(map_why, sizeof(map_why), "mmap failed: %s",
+		v->reason = WLSEAL_SHM_POOL_REQUEST_V1_REASON_MAP_FAILED;
+		snprintf(v->message, sizeof(v->message), "mmap failed: %s",
 			 strerror(errno));
-		*why = map_why;
 		free(pool);
 		close(fd);
 		return NULL;
 	}
+	return pool;
+}
+
+struct wlseal_pool *wlseal_pool_new(struct wlseal_shm *shm,
+				    struct wl_client *client, int fd,
+				    int32_t size, struct wlseal_shm_verdict *v)
+{
+	struct wlseal_shm_account *account = wlseal_shm_account(client);
+	struct wlseal_shm_verdict again;
+	struct wlseal_pool *pool;
+	size_t map_len;
+
+	if (!account) {
+		*v = (struct wlseal_shm_verdict){ .file_size = -1, .no_memory = true };
+		goto refused;
+	}
+	if (wlseal_shm_check(&shm->policy, fd, size, v))
+		goto refused;
+	map_len = ((size_t)size + v->page - 1) / v->page * v->page;
+	if (wlseal_shm_budget(shm, account, fd, map_len, v))
+		goto refused;
+	pool = pool_map(shm, fd, size, v);
+	if (!pool)
+		return NULL;
+	/*
+	 * Defense in depth: the seed ABI lets an exclusive holder replace
+	 * the seals. Our fd made us not exclusive from before the check, and
+	 * the mapping keeps it so from now on; should a kernel ever get that
+	 * wrong, this second look catches a change made in between.
+	 */
+	if (wlseal_shm_check(&shm->policy, pool->fd, size, &again) ||
+	    again.write_sealed != v->write_sealed) {
+		v->reason = again.reason ? again.reason :
+			    WLSEAL_SHM_POOL_REQUEST_V1_REASON_UNEXPECTED_SEAL;
+		v->seals = again.seals;
+		snprintf(v->message, sizeof(v->message),
+			 "seals changed while mapping: %.120s", again.message);
+		pool_unref(pool);
+		return NULL;
+	}
+	pool->account = account;
+	wlseal_shm_charge(shm, account, pool->map_len);
+	return pool;
+refused:
+	close(fd);
+	return NULL;
+}
+
+bool wlseal_pool_bind(struct wlseal_pool *pool, struct wl_client *client,
+		      uint32_t id)
+{
 	pool->resource = wl_resource_create(client, &wl_shm_pool_interface, 1, id);
 	if (!pool->resource) {
-		munmap(pool->data, size);
-		free(pool);
-		close(fd);
-		return NULL;
+		pool_unref(pool);
+		return false;
 	}
-	pool->shm = shm;
-	pool->fd = fd;
-	pool->size = size;
-	pool->refcount = 1;
 	wl_resource_set_implementation(pool->resource, &pool_impl, pool,
 				       pool_resource_destroy);
-	return pool;
+	return true;
 }

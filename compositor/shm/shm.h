@@ -43,16 +43,28 @@ struct wlseal_shm_policy {
 };
 
 /* File descriptors kept free for new clients, DRM and the event loop: a
- * pool is refused when the fd it arrived on is this close to the limit. */
+ * pool is refused when the fd it arrived on is this close to the limit
+ * (at least this many: check.c keeps a quarter of the table, and says
+ * which part of it light clients may still use). */
 #define WLSEAL_FD_RESERVE 128
+
+/* What all clients' pools hold together (check.c), and the limits,
+ * computed by wlseal_shm_init() from vm.max_map_count and the memory. */
+struct wlseal_shm_totals {
+	int pools;		/* pool objects: one mapping each */
+	uint64_t bytes;		/* mapped bytes */
+	int max_pools;
+	uint64_t max_bytes;
+};
 
 /* The shared-memory half of the server, embedded in struct wlseal_server. */
 struct wlseal_shm {
 	struct wl_display *display;
 	enum wlseal_shm_mode mode;
 	struct wlseal_shm_policy policy;
-	int max_pools_per_client;	/* live wl_shm_pools per client */
+	int max_pools_per_client;	/* pool objects per client */
 	struct wl_list policy_resources; /* wlseal_shm_policy_v1 resources */
+	struct wlseal_shm_totals totals;
 };
 
 /* wl-shm.c: the wl_shm global (or libwayland's, --shm=libwayland) */
@@ -90,17 +102,24 @@ bool wlseal_buffer_get_size(struct wl_resource *buffer, int32_t *w, int32_t *h);
 bool wlseal_buffer_begin(struct wl_resource *buffer, struct wlseal_pixels *px);
 void wlseal_buffer_end(struct wlseal_pixels *px);
 
+struct wlseal_shm_account;
+
 /*
  * A pool lives as long as its wl_shm_pool resource or any buffer made
  * from it: clients may destroy the pool right after creating buffers, and
- * those buffers must keep reading the same mapping.
+ * those buffers must keep reading the same mapping. Budgets (check.c)
+ * count these objects, not the resources: a pool whose resource is gone
+ * still holds a mapping and its bytes.
  */
 struct wlseal_pool {
 	struct wl_resource *resource;	/* NULL once the client destroyed it */
 	struct wlseal_shm *shm;
-	int fd;		/* kept open: the file stays ours while we map it */
-	void *data;	/* PROT_READ only */
-	int32_t size;
+	struct wlseal_shm_account *account;	/* the creating client's budget */
+	int fd;		/* open while the resource lives (resize), then -1 */
+	void *data;	/* PROT_READ only, map_len bytes */
+	int32_t size;	/* the protocol's size; buffers stay inside it */
+	size_t map_len;	/* size rounded up to the file's page size */
+	size_t page;	/* that page size: 4 KiB, or the huge page size */
 	int refcount;
 };
 
@@ -111,11 +130,23 @@ struct wlseal_shm_buffer {
 	uint32_t format;
 };
 
-/* pool.c */
-struct wlseal_pool *wlseal_pool_create(struct wlseal_shm *shm,
-				       struct wl_client *client, uint32_t id,
-				       int fd, int32_t size, bool write_sealed,
-				       const char **why);
+/*
+ * pool.c: the one path from a client's fd to a pool, for wl_shm.create_pool
+ * (wl-shm.c) and wlseal_shm_policy_v1.create_pool (ext-policy.c): seal
+ * check, budget, map, seals again, account. Takes @fd in every case
+ * (closed on refusal). Returns the pool without a resource (the caller
+ * binds one, wlseal_pool_bind), or NULL with @verdict saying why (reason,
+ * or no_memory); the caller turns the verdict into its own answer.
+ */
+struct wlseal_shm_verdict;
+struct wlseal_pool *wlseal_pool_new(struct wlseal_shm *shm,
+				    struct wl_client *client, int fd,
+				    int32_t size,
+				    struct wlseal_shm_verdict *verdict);
+/* The pool's wl_shm_pool resource (@id 0: server-allocated); false when
+ * out of memory, and the pool is gone then. */
+bool wlseal_pool_bind(struct wlseal_pool *pool, struct wl_client *client,
+		      uint32_t id);
 struct wlseal_shm_buffer *wlseal_shm_buffer_from_resource(struct wl_resource *r);
 
 /*
@@ -130,21 +161,47 @@ struct wlseal_shm_verdict {
 	uint32_t seals;		/* missing or unexpected F_SEAL_* bits */
 	int64_t file_size;	/* -1: not known */
 	bool write_sealed;	/* accepted and F_SEAL_WRITE: map privately */
+	bool no_memory;		/* refused because an allocation failed */
+	size_t page;		/* the page size to map with (even if refused) */
 	char message[160];
 };
 /* Returns verdict->reason: 0 when the fd may back @size bytes. */
 uint32_t wlseal_shm_check(const struct wlseal_shm_policy *policy, int fd,
 			  int64_t size, struct wlseal_shm_verdict *verdict);
 /*
- * check.c: the fd budget, checked before the seal check on every new pool:
- * at most --max-pools-per-client live pools per client, and never a pool
- * that would leave fewer than WLSEAL_FD_RESERVE fds free. Returns
- * verdict->reason (OUT_OF_RESOURCES) or 0.
+ * check.c: budgets, per client (an account, found from the wl_client) and
+ * for all clients together (shm->totals), explained in check.c. Every new
+ * pool of @map_len bytes arriving on @fd needs wlseal_shm_budget(), which
+ * returns verdict->reason (OUT_OF_RESOURCES) or 0; the pool is then
+ * charged (wlseal_shm_charge) until it goes (wlseal_shm_uncharge).
  */
-uint32_t wlseal_shm_budget(const struct wlseal_shm *shm,
-			   struct wl_client *client, int fd,
-			   struct wlseal_shm_verdict *verdict);
-/* check.c: log a refusal and post it as a protocol error. */
+struct wlseal_shm_account *wlseal_shm_account(struct wl_client *client);
+uint32_t wlseal_shm_budget(struct wlseal_shm *shm,
+			   struct wlseal_shm_account *account, int fd,
+			   size_t map_len, struct wlseal_shm_verdict *verdict);
+void wlseal_shm_charge(struct wlseal_shm *shm,
+		       struct wlseal_shm_account *account, size_t map_len);
+void wlseal_shm_uncharge(struct wlseal_shm *shm,
+			 struct wlseal_shm_account *account, size_t map_len,
+			 bool fd_open);
+/* The pool gave up its fd (its resource is gone). */
+void wlseal_shm_fd_closed(struct wlseal_shm_account *account);
+/* A resize from @from to @to mapped bytes: growing passes the byte
+ * budget first (false and @verdict filled when it does not). */
+bool wlseal_shm_recharge(struct wlseal_shm *shm,
+			 struct wlseal_shm_account *account, size_t from,
+			 size_t to, struct wlseal_shm_verdict *verdict);
+/*
+ * check.c: log lines about a client, at most WLSEAL_LOG_BURST per
+ * WLSEAL_LOG_WINDOW_MS per client and WLSEAL_LOG_BURST_ALL for all
+ * clients; what is dropped is counted and said with the next line that
+ * gets through. Extension refusals do not
+ * disconnect, so without this one client could fill the log (and the
+ * disk behind it).
+ */
+void wlseal_shm_log(struct wl_client *client, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* check.c: log a refusal (rate-limited) and post it as a protocol error. */
 void wlseal_shm_refuse(struct wl_resource *resource, uint32_t code,
 		       const char *request, const char *why);
 

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * wl-shm.c - wlseal's own wl_shm global: every pool passes the fd budget
- * and the seal check (check.c) before pool.c maps it.
+ * wl-shm.c - wlseal's own wl_shm global: every pool takes the one path
+ * of pool.c (seal check, budget, map), shared with the extension.
  */
 #include <stdio.h>
+#include <sys/sysinfo.h>
 #include <unistd.h>
 
 #include <wayland-server-core.h>
@@ -17,8 +18,8 @@ static void shm_create_pool(struct wl_client *client,
 {
 	struct wlseal_shm *shm = wl_resource_get_user_data(resource);
 	struct wlseal_shm_verdict v;
+	struct wlseal_pool *pool;
 	char why[160];
-	const char *map_why = NULL;
 
 	if (size <= 0) {
 		snprintf(why, sizeof(why), "invalid pool size %d", size);
@@ -27,22 +28,19 @@ static void shm_create_pool(struct wl_client *client,
 		close(fd);
 		return;
 	}
-	if (wlseal_shm_budget(shm, client, fd, &v) ||
-	    wlseal_shm_check(&shm->policy, fd, size, &v)) {
-		wlseal_shm_refuse(resource, WL_SHM_ERROR_INVALID_FD,
-				  "wl_shm.create_pool", v.message);
-		close(fd);
+	/* The one path (pool.c); the core protocol has one answer to a
+	 * refusal: a fatal error carrying the verdict's message. */
+	pool = wlseal_pool_new(shm, client, fd, size, &v);
+	if (!pool) {
+		if (v.no_memory)
+			wl_client_post_no_memory(client);
+		else
+			wlseal_shm_refuse(resource, WL_SHM_ERROR_INVALID_FD,
+					  "wl_shm.create_pool", v.message);
 		return;
 	}
-	/* The pool owns fd from here on, also on failure. */
-	if (!wlseal_pool_create(shm, client, id, fd, size, v.write_sealed,
-				&map_why)) {
-		if (map_why)
-			wlseal_shm_refuse(resource, WL_SHM_ERROR_INVALID_FD,
-					  "wl_shm.create_pool", map_why);
-		else
-			wl_client_post_no_memory(client);
-	}
+	if (!wlseal_pool_bind(pool, client, id))
+		wl_client_post_no_memory(client);
 }
 
 static const struct wl_shm_interface shm_impl = {
@@ -65,8 +63,31 @@ static void shm_bind(struct wl_client *client, void *data, uint32_t version,
 	wl_shm_send_format(resource, WL_SHM_FORMAT_XRGB8888);
 }
 
+/* The totals' limits (check.c, "Budgets"): vm.max_map_count less what the
+ * compositor maps itself, and the machine's memory, at least 4 GiB. */
+static void shm_totals_init(struct wlseal_shm_totals *t)
+{
+	struct sysinfo si;
+	int max_map_count = 65530;	/* the kernel's default */
+	FILE *f = fopen("/proc/sys/vm/max_map_count", "re");
+
+	if (f) {
+		if (fscanf(f, "%d", &max_map_count) != 1)
+			max_map_count = 65530;
+		fclose(f);
+	}
+	t->max_pools = max_map_count - 4096;	/* libraries, malloc, DRM */
+	if (t->max_pools < 1024)
+		t->max_pools = 1024;
+	t->max_bytes = 4ull << 30;
+	if (sysinfo(&si) == 0 &&
+	    (uint64_t)si.totalram * si.mem_unit > t->max_bytes)
+		t->max_bytes = (uint64_t)si.totalram * si.mem_unit;
+}
+
 bool wlseal_shm_init(struct wlseal_shm *shm)
 {
+	shm_totals_init(&shm->totals);
 	if (shm->mode == WLSEAL_SHM_LIBWAYLAND) {
 		/* The contrast mode: libwayland's wl_shm, which installs a
 		 * SIGBUS handler the first time it touches a buffer. */

@@ -79,9 +79,11 @@ static void surface_damage(struct wl_client *client, struct wl_resource *r,
 
 	/* Scale 1, no transform: surface and buffer coordinates agree,
 	 * so damage and damage_buffer are the same thing here. */
-	if (w > 0 && h > 0)
+	if (w > 0 && h > 0) {
 		pixman_region32_union_rect(&s->pending.damage,
 					   &s->pending.damage, x, y, w, h);
+		wlseal_region_bound(&s->pending.damage);
+	}
 }
 
 static void callback_resource_destroy(struct wl_resource *r)

@@ -76,6 +76,9 @@ void wlseal_surface_add_feedback(struct wlseal_surface *s,
 
 /* region.c */
 void wlseal_region_create(struct wl_client *client, uint32_t id);
+/* Collapse @region to its extents past a few rectangles (region.c says
+ * why): every region a client builds goes through it. */
+void wlseal_region_bound(pixman_region32_t *region);
 
 /* xdg-shell.c */
 bool wlseal_xdg_shell_init(struct wlseal_server *server);

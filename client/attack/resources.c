@@ -1,0 +1,373 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * resources.c - resources: volumes of pools, buffers, rectangles and log
+ * lines that try to exhaust or stall the compositor for everyone.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#define ATT_CATEGORY ATT_CAT_RESOURCES
+#include "scenario.h"
+
+/* --- volume ------------------------------------------------------------------------------- */
+
+ATT_SCENARIO(run_many_pools, "many-pools",
+	     "2000 pools from one client: fd and mapping exhaustion in the compositor",
+	     SURVIVES)
+{
+	struct wl_shm_pool *last = NULL;
+	struct rlimit rl;
+	int n = 0;
+
+	/* libwayland-client dups each fd until it is sent; make sure our own
+	 * fd limit is not what stops us. */
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+	for (; n < 2000; n++) {
+		int fd = att_memfd(4096, MFD_ALLOW_SEALING, F_SEAL_SHRINK);
+
+		if (fd < 0) {
+			att_fail_setup(o, "memfd %d: %s", n, strerror(errno));
+			return;
+		}
+		last = wl_shm_create_pool(a->shm, fd, 4096);
+		close(fd);
+		/* Send in batches so the socket's fd queue never overflows. */
+		if (n % 100 == 99 && att_roundtrip(a) != 0)
+			break;
+	}
+	att_note(o, "%d pools sent", n);
+	if (wl_display_get_error(a->display) || att_window(a) != 0)
+		return;
+	att_keep_presenting(a, wl_shm_pool_create_buffer(last, 0, 32, 32, 128,
+						     XRGB), 1);
+}
+
+ATT_SCENARIO(run_many_buffers, "many-buffers",
+	     "20000 buffers on one pool: pool reference counting (CVE-2021-3782 was a refcount overflow)",
+	     SURVIVES)
+{
+	int fd = att_memfd_or_fail(o, ATT_SIZE, MFD_ALLOW_SEALING, F_SEAL_SHRINK);
+	struct wl_shm_pool *pool;
+	struct wl_buffer *buf = NULL;
+	int n;
+
+	if (fd < 0)
+		return;
+	pool = wl_shm_create_pool(a->shm, fd, ATT_SIZE);
+	close(fd);
+	for (n = 0; n < 20000; n++) {
+		buf = wl_shm_pool_create_buffer(pool, 0, ATT_W, ATT_H,
+						ATT_STRIDE, XRGB);
+		if (n % 1000 == 999 && att_roundtrip(a) != 0)
+			break;
+	}
+	att_note(o, "%d buffers on one pool", n);
+	if (wl_display_get_error(a->display) || att_window(a) != 0)
+		return;
+	att_keep_presenting(a, buf, 1);
+}
+
+/* Raise our own fd limit: the attacks below must not stop at it. */
+static void raise_nofile(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
+/*
+ * Issue 11's lock-out: {create_pool, create_buffer, wl_shm_pool.destroy},
+ * keeping every buffer. Counted by wl_shm_pool resources this client holds
+ * none, yet each pool lived on (and kept an fd) through its buffer, until
+ * the compositor refused every client's pool near its fd limit. Pool
+ * objects are what count: the client is refused at its own budget, and
+ * everyone else (the probe, the client beside) still gets pools.
+ */
+ATT_SCENARIO(run_pool_object_lockout, "pool-object-lockout",
+	     "1100 x {create_pool, create_buffer, destroy pool} keeping the buffers: refused at the per-client pool budget, no one else locked out",
+	     POOL_REFUSED("too many pools"))
+{
+	int n;
+
+	raise_nofile();
+	for (n = 0; n < 1100; n++) {
+		int fd = att_memfd(4096, MFD_ALLOW_SEALING, F_SEAL_SHRINK);
+		struct wl_shm_pool *pool;
+
+		if (fd < 0) {
+			att_fail_setup(o, "memfd %d: %s", n, strerror(errno));
+			return;
+		}
+		pool = wl_shm_create_pool(a->shm, fd, 4096);
+		close(fd);
+		wl_shm_pool_create_buffer(pool, 0, 32, 32, 128, XRGB);
+		wl_shm_pool_destroy(pool);
+		if (n % 100 == 99 && att_roundtrip(a) != 0)
+			break;
+	}
+	att_note(o, "%d pools created and destroyed, buffers kept", n);
+}
+
+/*
+ * Fairness: 24 connections, each within its own budget (1000 live pools,
+ * resources kept, so each holds 1000 of the compositor's fds and
+ * mappings): together more than the compositor's fd table. They ask
+ * through wlseal_shm_policy_v1 where offered, so a refusal does not
+ * disconnect them and they keep what they got. Then a well-behaved
+ * connection must still create a pool and get a frame (asserted), as must
+ * the probe afterwards.
+ */
+#define HEAVY_CONNECTIONS 24
+
+ATT_SCENARIO(run_many_clients_pools, "many-clients-pools",
+	     "24 connections x 1000 live pools, each within its budget (more than the compositor's fds), then a well-behaved connection must get a pool and a frame (asserted)",
+	     SURVIVES)
+{
+	static struct attack heavy[HEAVY_CONNECTIONS];
+	struct attack good = { .timeout_ms = a->timeout_ms };
+	struct wl_shm_pool *pool;
+	struct wl_buffer *buf;
+	int fd, c, refused = 0;
+
+	raise_nofile();
+	for (c = 0; c < HEAVY_CONNECTIONS; c++) {
+		struct attack *x = &heavy[c];
+
+		x->timeout_ms = a->timeout_ms;
+		if (att_connect(x) != 0) {
+			att_fail_setup(o, "connection %d: cannot connect", c);
+			goto out;
+		}
+		for (int n = 0; n < 1000; n++) {
+			fd = att_memfd(4096, MFD_ALLOW_SEALING, F_SEAL_SHRINK);
+			if (fd < 0) {
+				att_fail_setup(o, "memfd: %s", strerror(errno));
+				c++;
+				goto out;
+			}
+			if (x->shm_policy)
+				wlseal_shm_policy_v1_create_pool(x->shm_policy, fd, 4096);
+			else
+				wl_shm_create_pool(x->shm, fd, 4096);
+			close(fd);
+			if (n % 100 == 99 && att_roundtrip(x) != 0)
+				break;
+		}
+		if (wl_display_get_error(x->display))
+			refused++;
+	}
+	att_note(o, "%d of %d heavy connections disconnected", refused, c);
+	if (att_connect(&good) != 0) {
+		att_fail_setup(o, "a well-behaved connection could not connect");
+		goto out;
+	}
+	fd = att_memfd(ATT_SIZE, MFD_ALLOW_SEALING, F_SEAL_SHRINK | F_SEAL_GROW);
+	pool = wl_shm_create_pool(good.shm, fd, ATT_SIZE);
+	close(fd);
+	buf = wl_shm_pool_create_buffer(pool, 0, ATT_W, ATT_H, ATT_STRIDE, XRGB);
+	if (att_window(&good) != 0 || att_present(&good, buf, ATT_W, ATT_H) != 0)
+		att_fail_setup(o, "the well-behaved connection got no frame beside the heavy ones (%s)",
+			       wl_display_get_error(good.display) ?
+				       "refused" : "timeout");
+	else
+		att_note(o, "a well-behaved connection got its pool and a frame");
+	att_disconnect(&good);
+out:
+	for (int i = 0; i < c && i < HEAVY_CONNECTIONS; i++)
+		att_disconnect(&heavy[i]);
+}
+
+/*
+ * Mappings: every pool is one of the compositor's mappings, and the kernel
+ * allows vm.max_map_count of them (65530 by default), after which mmap,
+ * and malloc with it, fail for everyone. 70 connections keep 1000 pool
+ * objects each (pools destroyed, buffers kept: no fds held, only
+ * mappings), each within its own budget, more than the kernel allows
+ * together. A well-behaved connection must still get a pool and a frame
+ * (asserted).
+ */
+#define MAPPING_CONNECTIONS 70
+
+ATT_SCENARIO(run_many_clients_mappings, "many-clients-mappings",
+	     "70 connections x 1000 pool objects kept by their buffers (more mappings than vm.max_map_count), then a well-behaved connection must get a pool and a frame (asserted)",
+	     SURVIVES)
+{
+	static struct attack heavy[MAPPING_CONNECTIONS];
+	struct attack good = { .timeout_ms = a->timeout_ms };
+	struct wl_shm_pool *pool;
+	struct wl_buffer *buf;
+	int fd, c, gone = 0;
+
+	raise_nofile();
+	for (c = 0; c < MAPPING_CONNECTIONS; c++) {
+		struct attack *x = &heavy[c];
+
+		x->timeout_ms = a->timeout_ms;
+		fd = att_memfd(4096, MFD_ALLOW_SEALING, F_SEAL_SHRINK);
+		if (fd < 0 || att_connect(x) != 0) {
+			att_fail_setup(o, "connection %d: setup failed", c);
+			if (fd >= 0)
+				close(fd);
+			c++;
+			goto out;
+		}
+		/* One file, a thousand pools: each its own mapping. */
+		for (int n = 0; n < 1000; n++) {
+			pool = wl_shm_create_pool(x->shm, fd, 4096);
+			wl_shm_pool_create_buffer(pool, 0, 32, 32, 128, XRGB);
+			wl_shm_pool_destroy(pool);
+			if (n % 100 == 99 && att_roundtrip(x) != 0)
+				break;
+		}
+		close(fd);
+		if (wl_display_get_error(x->display))
+			gone++;
+	}
+	att_note(o, "%d of %d heavy connections refused", gone, c);
+	if (att_connect(&good) != 0) {
+		att_fail_setup(o, "a well-behaved connection could not connect");
+		goto out;
+	}
+	fd = att_memfd(ATT_SIZE, MFD_ALLOW_SEALING, F_SEAL_SHRINK | F_SEAL_GROW);
+	pool = wl_shm_create_pool(good.shm, fd, ATT_SIZE);
+	close(fd);
+	buf = wl_shm_pool_create_buffer(pool, 0, ATT_W, ATT_H, ATT_STRIDE, XRGB);
+	if (att_window(&good) != 0 || att_present(&good, buf, ATT_W, ATT_H) != 0)
+		att_fail_setup(o, "the well-behaved connection got no frame beside the heavy ones (%s)",
+			       wl_display_get_error(good.display) ?
+				       "refused" : "timeout");
+	else
+		att_note(o, "a well-behaved connection got its pool and a frame");
+	att_disconnect(&good);
+out:
+	for (int i = 0; i < c && i < MAPPING_CONNECTIONS; i++)
+		att_disconnect(&heavy[i]);
+}
+
+static int64_t mono_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+/* Flush everything, waiting for the socket while it is full. */
+static int flush_all(struct attack *a)
+{
+	struct pollfd pfd = { .fd = wl_display_get_fd(a->display), .events = POLLOUT };
+
+	while (wl_display_flush(a->display) < 0) {
+		if (errno != EAGAIN || poll(&pfd, 1, a->timeout_ms) <= 0)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * Time @commits commits of @n damage (or region) rectangles each: scattered
+ * 1x1 rectangles when @scatter, else the same rectangle n times. Both send
+ * the same bytes; only the work the compositor makes of them differs.
+ * Returns microseconds, or -1 when the connection failed.
+ */
+static int64_t rect_storm(struct attack *a, struct wl_buffer *buf, int n,
+			  int commits, bool scatter, bool region)
+{
+	int64_t t0 = mono_us();
+
+	for (int c = 0; c < commits; c++) {
+		struct wl_region *r = region ?
+			wl_compositor_create_region(a->compositor) : NULL;
+
+		wl_surface_attach(a->surface, buf, 0, 0);
+		for (int i = 0; i < n; i++) {
+			/* Every other pixel of every other row: nothing merges. */
+			int32_t x = scatter ? (i % 32) * 2 : 0;
+			int32_t y = scatter ? (i / 32) * 2 : 0;
+
+			if (region)
+				wl_region_add(r, x, y, 1, 1);
+			else
+				wl_surface_damage_buffer(a->surface, x, y, 1, 1);
+			/* libwayland-client's buffer holds 4 KiB; a request
+			 * that finds it full fails the connection. */
+			if (i % 100 == 99 && flush_all(a) != 0)
+				return -1;
+		}
+		if (region) {
+			wl_surface_set_opaque_region(a->surface, r);
+			wl_surface_set_input_region(a->surface, r);
+			wl_region_destroy(r);
+		}
+		wl_surface_commit(a->surface);
+		if (att_roundtrip(a) != 0)
+			return -1;
+	}
+	/* And the frame that renders the last of them. */
+	if (att_present(a, buf, ATT_W, ATT_H) != 0)
+		return -1;
+	return mono_us() - t0;
+}
+
+/*
+ * 20,000 scattered 1x1 rectangles per commit, ten commits: a compositor
+ * whose region work grows with the rectangle count spends seconds on it
+ * and stalls every other client. The same requests with one rectangle
+ * repeated cost the wire and the dispatch alone; the scattered storm may
+ * cost at most four times that (asserted), whatever the machine's speed.
+ */
+static void storm(struct attack *a, struct outcome *o, bool region)
+{
+	int fd = att_memfd_or_fail(o, ATT_SIZE, MFD_ALLOW_SEALING, F_SEAL_SHRINK);
+	struct wl_buffer *buf;
+	int64_t same, scattered;
+
+	if (fd < 0)
+		return;
+	att_show_fd(a, fd, ATT_SIZE, 0, 1, &buf);
+	close(fd);
+	if (wl_display_get_error(a->display) || !buf)
+		return;
+	/* The verdict is the ratio of the two; how long one commit takes
+	 * depends on the machine (seconds under TCG), so wait for it. */
+	a->timeout_ms = 60000;
+	same = rect_storm(a, buf, 20000, 10, false, region);
+	scattered = rect_storm(a, buf, 20000, 10, true, region);
+	if (same < 0 || scattered < 0)
+		return;
+	att_note(o, "10 commits x 20000 %s: %lld ms scattered, %lld ms one rectangle repeated",
+		 region ? "region rectangles" : "damage rectangles",
+		 (long long)(scattered / 1000), (long long)(same / 1000));
+	if (scattered > 4 * same + 200000)
+		att_fail_setup(o, "scattered rectangles cost %.1fx the repeated ones: work grows with the rectangle count",
+			       (double)scattered / (double)(same ? same : 1));
+}
+
+ATT_SCENARIO(run_damage_storm, "damage-storm",
+	     "10 commits x 20000 scattered 1x1 damage rectangles: at most 4x the cost of the same requests with one rectangle (asserted)",
+	     ACCEPTED)
+{
+	storm(a, o, false);
+}
+
+ATT_SCENARIO(run_region_storm, "region-storm",
+	     "10 wl_regions x 20000 scattered 1x1 rectangles set as opaque and input region: at most 4x the cost of one rectangle repeated (asserted)",
+	     ACCEPTED)
+{
+	storm(a, o, true);
+}

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * steps.c - steps that scenarios of every category share: show a file as a
+ * pool and buffer, keep presenting, reopen through /proc.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "scenario.h"
+
+/* --- common steps ------------------------------------------------------------ */
+
+/*
+ * Create a pool of pool_size bytes on fd, a 64x64 XRGB8888 buffer at offset,
+ * show it for `frames` frames. Stops at the first failure; the caller's fd
+ * stays open (some attacks keep working on it).
+ */
+struct wl_shm_pool *att_show_fd(struct attack *a, int fd, int32_t pool_size,
+				   int32_t offset, int frames,
+				   struct wl_buffer **out)
+{
+	struct wl_shm_pool *pool = wl_shm_create_pool(a->shm, fd, pool_size);
+	struct wl_buffer *buf;
+
+	if (out)
+		*out = NULL;
+	/* Let the pool be judged on its own before any buffer exists. */
+	if (att_roundtrip(a) != 0)
+		return pool;
+	buf = wl_shm_pool_create_buffer(pool, offset, ATT_W, ATT_H, ATT_STRIDE,
+					WL_SHM_FORMAT_XRGB8888);
+	if (out)
+		*out = buf;
+	if (att_window(a) != 0)
+		return pool;
+	for (int i = 0; i < frames; i++)
+		if (att_present(a, buf, ATT_W, ATT_H) < 0)
+			break;
+	return pool;
+}
+
+/* Present buf n more times (each time the compositor reads it again). */
+void att_keep_presenting(struct attack *a, struct wl_buffer *buf, int n)
+{
+	for (int i = 0; i < n && buf; i++)
+		if (att_present(a, buf, ATT_W, ATT_H) < 0)
+			break;
+}
+
+void att_show_and_close(struct attack *a, struct outcome *o, int fd)
+{
+	if (fd < 0) {
+		att_fail_setup(o, "cannot create the file: %s", strerror(errno));
+		return;
+	}
+	att_show_fd(a, fd, ATT_SIZE, 0, 2, NULL);
+	close(fd);
+}
+
+/* Reopen our own fd through /proc with other flags: a new open file
+ * description of the same inode. */
+int att_reopen(int fd, int flags)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	return open(path, flags | O_CLOEXEC);
+}
