@@ -662,8 +662,10 @@ static bool hint_for(struct conn *c, uint32_t target, const struct wl_interface 
 	}
 	if (iface == &wl_shm_pool_interface && opcode == WL_SHM_POOL_RESIZE) {
 		/* the same size mostly: the file was sized for the pool */
-		h->ints[0] = (target < MAX_OBJECTS ? c->obj[target].pool_size : 0) +
-			     (chance(r, 100) ? 4096 : 0);
+		/* (wrapping on purpose: a hostile size may be INT32_MAX) */
+		h->ints[0] = (int32_t)((uint32_t)(target < MAX_OBJECTS ?
+						  c->obj[target].pool_size : 0) +
+				       (chance(r, 100) ? 4096u : 0u));
 		h->n = 1;
 		return true;
 	}
