@@ -119,6 +119,9 @@ struct object {
 	uint32_t version;
 	bool live;		/* created and not yet destroyed by us */
 	int32_t pool_size;	/* wl_shm_pool: the size we told it */
+	uint32_t serial;	/* xdg_surface: last configure; xdg_wm_base: ping */
+	bool taken;		/* wl_surface with a role or buffer, xdg_surface
+				 * with a role: a gentle request leaves it be */
 };
 
 struct global {
@@ -137,6 +140,8 @@ struct conn {
 	uint32_t last_serial;
 	uint32_t sync_id;
 	bool sync_done;
+	uint64_t frames_done;	/* frame callbacks answered */
+	bool linger;		/* wait for frames: let composition see us */
 	bool dead;		/* error event or EOF */
 	bool desync;		/* we sent a message the server may wait on */
 	char error[256];
@@ -354,8 +359,14 @@ static void handle_event(struct conn *c, const uint32_t *p, size_t size)
 		c->sync_done = true;
 		return;
 	}
-	if ((iface == &xdg_surface_interface || iface == &xdg_wm_base_interface) && words >= 3)
+	if (iface == &wl_callback_interface) {
+		c->frames_done++;
+		return;
+	}
+	if ((iface == &xdg_surface_interface || iface == &xdg_wm_base_interface) && words >= 3) {
+		c->obj[id].serial = p[2];
 		c->last_serial = p[2];
+	}
 
 	/* Server-created objects (new_id in an event): remember them. */
 	for (const char *s = ev->signature; *s && pos < words; s++) {
@@ -603,16 +614,30 @@ static int hostile_fd(struct rng *r, off_t want_size)
 
 /* ---- requests ---- */
 
-/* A live object of this interface (or of any, when iface is NULL). */
+/* A live object of this interface (or of any, when iface is NULL);
+ * with free, one that is not taken. */
+static uint32_t pick_object_of(struct conn *c, const struct wl_interface *iface, bool free)
+{
+	uint32_t cand[64], n = 0, newest = 0;
+
+	for (uint32_t id = 2; id < MAX_OBJECTS; id++)
+		if (c->obj[id].live && c->obj[id].iface &&
+		    (!iface || c->obj[id].iface == iface) &&
+		    (!free || !c->obj[id].taken)) {
+			if (n < 64)
+				cand[n++] = id;
+			newest = id;
+		}
+	/* The newest half the time: chains (surface, xdg_surface, toplevel,
+	 * pool, buffer, attach) then use the objects made for each other. */
+	if (newest && chance(&c->rng, 500))
+		return newest;
+	return n ? cand[below(&c->rng, n)] : 0;
+}
+
 static uint32_t pick_object(struct conn *c, const struct wl_interface *iface)
 {
-	uint32_t cand[64], n = 0;
-
-	for (uint32_t id = 2; id < MAX_OBJECTS && n < 64; id++)
-		if (c->obj[id].live && c->obj[id].iface &&
-		    (!iface || c->obj[id].iface == iface))
-			cand[n++] = id;
-	return n ? cand[below(&c->rng, n)] : 0;
+	return pick_object_of(c, iface, false);
 }
 
 static uint32_t wire_id(uint32_t slot)
@@ -626,6 +651,7 @@ struct hint {
 	int32_t ints[8];
 	int n;
 	off_t fd_size;
+	bool skip;		/* a gentle connection would not send this now */
 };
 
 static bool hint_for(struct conn *c, uint32_t target, const struct wl_interface *iface,
@@ -661,18 +687,26 @@ static bool hint_for(struct conn *c, uint32_t target, const struct wl_interface 
 		return true;
 	}
 	if (iface == &wl_shm_pool_interface && opcode == WL_SHM_POOL_RESIZE) {
-		/* the same size mostly: the file was sized for the pool */
-		/* (wrapping on purpose: a hostile size may be INT32_MAX) */
-		h->ints[0] = (int32_t)((uint32_t)(target < MAX_OBJECTS ?
-						  c->obj[target].pool_size : 0) +
-				       (chance(r, 100) ? 4096u : 0u));
+		/* a pool the server made (wlseal_shm_policy_v1): size unknown */
+		h->skip = target >= MAX_OBJECTS || c->obj[target].pool_size <= 0;
+		/* the file is as large as the pool: growing past it is
+		 * left to hostile values */
+		if (!h->skip)
+			h->ints[0] = c->obj[target].pool_size;
 		h->n = 1;
+		return true;
+	}
+	if (iface == &xdg_surface_interface &&
+	    (opcode == XDG_SURFACE_GET_TOPLEVEL || opcode == XDG_SURFACE_GET_POPUP)) {
+		h->skip = c->obj[target].taken;
 		return true;
 	}
 	if ((iface == &xdg_surface_interface && opcode == XDG_SURFACE_ACK_CONFIGURE) ||
 	    (iface == &xdg_wm_base_interface && opcode == XDG_WM_BASE_PONG)) {
-		h->ints[0] = (int32_t)c->last_serial;
+		/* this object's serial; none yet: not this request */
+		h->ints[0] = (int32_t)c->obj[target].serial;
 		h->n = 1;
+		h->skip = !c->obj[target].serial;
 		return true;
 	}
 	if (iface == &wl_surface_interface &&
@@ -749,6 +783,16 @@ static void send_request(struct conn *c, struct stats *st, uint32_t target, uint
 	struct msg m = { .len = 8 };
 	struct hint h;
 	bool hinted = hint_for(c, target, iface, opcode, &h) && !chance(r, c->hostility);
+	/* get_xdg_surface wants a surface without role or buffer */
+	bool want_free = iface == &xdg_wm_base_interface &&
+			 opcode == XDG_WM_BASE_GET_XDG_SURFACE;
+	uint32_t taken = 0;
+
+	if (hinted && h.skip)
+		return;
+	/* Requests newer than the bound version: only as a hostile act. */
+	if (since(req) > c->obj[target].version && !chance(r, c->hostility))
+		return;
 	int ni = 0, ti = 0;
 	bool nullable = false;
 	uint32_t created = 0;
@@ -790,7 +834,8 @@ static void send_request(struct conn *c, struct stats *st, uint32_t target, uint
 				put32(&m, 0);
 				break;
 			}
-			n = hostile ? (below(r, 4) ? below(r, 3000) : below(r, 2)) : below(r, 32);
+			/* gentle: 1..32 (a wire length of 0 is a null string) */
+			n = hostile ? (below(r, 4) ? below(r, 3000) : below(r, 2)) : 1 + below(r, 32);
 			for (uint32_t i = 0; i < n; i++)
 				buf[i] = hostile ? (char)below(r, 256) : (char)('a' + below(r, 26));
 			if (n)
@@ -809,7 +854,7 @@ static void send_request(struct conn *c, struct stats *st, uint32_t target, uint
 			break;
 		}
 		case 'o': {
-			uint32_t id = pick_object(c, req->types[ti]);
+			uint32_t id = pick_object_of(c, req->types[ti], want_free);
 
 			if (hostile) {
 				switch (below(r, 4)) {
@@ -824,6 +869,9 @@ static void send_request(struct conn *c, struct stats *st, uint32_t target, uint
 			} else if (nullable && chance(r, 100)) {
 				id = 0;
 			}
+			if (id && id < MAX_OBJECTS && (want_free ||
+			    (iface == &wl_surface_interface && opcode == WL_SURFACE_ATTACH)))
+				taken = id;
 			put32(&m, id < MAX_OBJECTS ? wire_id(id) : id);
 			break;
 		}
@@ -895,6 +943,13 @@ static void send_request(struct conn *c, struct stats *st, uint32_t target, uint
 	}
 	if (iface == &wl_shm_pool_interface && opcode == WL_SHM_POOL_RESIZE)
 		c->obj[target].pool_size = pool_size;
+	if (taken && want_free)
+		c->obj[taken].taken = true;	/* the surface has a role now */
+	if (taken && !want_free)
+		c->obj[target].taken = true;	/* a buffer was attached */
+	if (iface == &xdg_surface_interface &&
+	    (opcode == XDG_SURFACE_GET_TOPLEVEL || opcode == XDG_SURFACE_GET_POPUP))
+		c->obj[target].taken = true;
 	/* Destructors: by name, as wl_message does not say. */
 	if (!strcmp(req->name, "destroy") || !strcmp(req->name, "release"))
 		c->obj[target].live = false;
@@ -931,10 +986,6 @@ static void one_request(struct conn *c, struct stats *st)
 	if ((!strcmp(iface->methods[opcode].name, "destroy") ||
 	     !strcmp(iface->methods[opcode].name, "release")) && !chance(r, 150))
 		opcode = below(r, (uint32_t)iface->method_count);
-	/* Requests newer than the bound version: only as a hostile act. */
-	if (since(&iface->methods[opcode]) > c->obj[target].version &&
-	    !chance(r, c->hostility))
-		return;
 	if (iface == &wl_registry_interface && opcode == WL_REGISTRY_BIND) {
 		if (c->n_globals)
 			bind_one(c, st, &c->globals[below(r, (uint32_t)c->n_globals)],
@@ -971,6 +1022,28 @@ static void scaffold(struct conn *c, struct stats *st)
 			xs = pick_object(c, &xdg_surface_interface);
 			if (xs)
 				send_request(c, st, xs, XDG_SURFACE_GET_TOPLEVEL);
+			/* the initial commit, answered by a configure */
+			send_request(c, st, surf, WL_SURFACE_COMMIT);
+			/* A lingering connection stays until the compositor
+			 * has composed a frame with it (or 50 ms). */
+			for (uint64_t f = c->frames_done, i = 0;
+			     c->linger && !c->dead && c->frames_done == f && i < 5; i++)
+				pump(c, 10);
+		}
+	}
+	if (chance(&c->rng, 500)) {
+		/* pump first: the configure serial for ack_configure */
+		uint32_t surf = pick_object(c, &wl_surface_interface);
+		uint32_t xs = pick_object(c, &xdg_surface_interface);
+
+		pump(c, 0);
+		if (xs)
+			send_request(c, st, xs, XDG_SURFACE_ACK_CONFIGURE);
+		if (surf && pick_object(c, &wl_buffer_interface)) {
+			send_request(c, st, surf, WL_SURFACE_ATTACH);
+			send_request(c, st, surf, WL_SURFACE_DAMAGE_BUFFER);
+			send_request(c, st, surf, WL_SURFACE_FRAME);
+			send_request(c, st, surf, WL_SURFACE_COMMIT);
 		}
 	}
 	{
@@ -1002,6 +1075,7 @@ static enum verdict fuzz_connection(const struct options *o, uint64_t index,
 	c.rng.s = o->seed ^ (index * 0xd1342543de82ef95ull);
 	rnd(&c.rng);
 	c.hostility = levels[below(&c.rng, sizeof(levels) / sizeof(levels[0]))];
+	c.linger = chance(&c.rng, 100);
 	c.fd = connect_socket(o->socket);
 	if (c.fd < 0)
 		return CONN_NOCONNECT;
@@ -1039,8 +1113,9 @@ out:
 	} else if (c.dead) {
 		st->eofs++;
 	}
-	vlog(o, "connection %" PRIu64 ": hostility %u, %" PRIu64 " requests%s\n",
-	     index, c.hostility, c.requests, v == CONN_STALLED ? ", STALLED" : "");
+	vlog(o, "connection %" PRIu64 ": hostility %u, %" PRIu64 " requests, %" PRIu64
+	     " frames%s\n", index, c.hostility, c.requests, c.frames_done,
+	     v == CONN_STALLED ? ", STALLED" : "");
 	close(c.fd);
 	return v;
 }
