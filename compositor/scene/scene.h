@@ -40,6 +40,10 @@ struct wlseal_scene_view {
 	bool mapped;
 	struct wl_list link;		/* wlseal_scene.views */
 	const struct wlseal_scene_source *source;
+	/* View coordinates: where the pixels are opaque whatever their
+	 * alpha says (wl_surface.set_opaque_region); NULL or empty: only
+	 * what the format says (x8r8g8b8 is opaque everywhere). */
+	const pixman_region32_t *opaque;
 };
 
 /* The views, bottom to top, and what changed. */
