@@ -228,7 +228,8 @@ static void render_plain(struct wlseal_scene *scene, pixman_image_t *target,
 }
 
 uint64_t wlseal_scene_render(struct wlseal_scene *scene,
-			     pixman_image_t *target, int age)
+			     pixman_image_t *target, int age,
+			     pixman_region32_t *drawn)
 {
 	static const pixman_color_t bg = {
 		.red = ((WLSEAL_BACKGROUND >> 16) & 0xff) * 0x101,
@@ -296,6 +297,8 @@ done:
 		area += (uint64_t)(boxes[i].x2 - boxes[i].x1) *
 			(uint64_t)(boxes[i].y2 - boxes[i].y1);
 
+	if (drawn)
+		pixman_region32_copy(drawn, &region);
 	pixman_region32_copy(&scene->prev_damage, &scene->damage);
 	pixman_region32_clear(&scene->damage);
 	pixman_region32_fini(&region);

@@ -69,8 +69,10 @@ void wlseal_scene_damage_view(struct wlseal_scene *scene,
 			      pixman_region32_t *damage);
 bool wlseal_scene_has_damage(struct wlseal_scene *scene);
 /* Draws into @target, whose content is @age frames old (0: unknown).
- * Returns the number of pixels drawn. */
+ * Returns the number of pixels drawn; @drawn (if not NULL, initialized)
+ * receives where. */
 uint64_t wlseal_scene_render(struct wlseal_scene *scene,
-			     pixman_image_t *target, int age);
+			     pixman_image_t *target, int age,
+			     pixman_region32_t *drawn);
 
 #endif

@@ -177,7 +177,7 @@ static int run_scene(unsigned int s, int *tests)
 	for (frame = 0; frame < 6; frame++) {
 		int bad, begun = 0;
 
-		wlseal_scene_render(&scene, target, frame == 0 ? 0 : 1);
+		wlseal_scene_render(&scene, target, frame == 0 ? 0 : 1, NULL);
 		reference(tv, n, ref);
 		bad = differ(target, ref);
 		for (i = 0; i < n; i++)
