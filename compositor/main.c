@@ -124,6 +124,8 @@ static void usage(FILE *f)
 "  --backend=drm|headless   output backend (default: drm if /dev/dri/card0\n"
 "                           exists, else headless)\n"
 "  --drm-device=PATH        KMS device (default /dev/dri/card0)\n"
+"                           (environment WLSEAL_DRM_UPDATE=dirty: one buffer,\n"
+"                           drmModeDirtyFB of the damage instead of flips)\n"
 "  --size=WxH               headless output size; preferred DRM mode size\n"
 "                           (default 1024x768 headless)\n"
 "  --socket=NAME            socket name in $XDG_RUNTIME_DIR (default: first\n"

@@ -12,6 +12,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include <wayland-server-core.h>
 
@@ -25,15 +26,20 @@ static void repaint(void *data)
 {
 	struct wlseal_server *server = data;
 	pixman_image_t *target;
+	pixman_region32_t drawn;
+	bool ok;
 	int age;
 
 	server->repaint_needed = false;
 	/* Whatever was committed up to now goes out with this frame. */
 	wl_signal_emit(&server->events.frame_start, NULL);
 	target = server->backend->impl->begin_frame(server->backend, &age);
+	pixman_region32_init(&drawn);
 	server->last_repaint_area = wlseal_scene_render(&server->scene, target,
-							age);
-	if (!server->backend->impl->present(server->backend)) {
+							age, &drawn);
+	ok = server->backend->impl->present(server->backend, &drawn);
+	pixman_region32_fini(&drawn);
+	if (!ok) {
 		wlseal_log("backend failed to present a frame");
 		wl_display_terminate(server->display);
 		return;
@@ -91,9 +97,22 @@ static void frame_presented(struct wl_listener *listener, void *data)
 		       wlseal_image_crc32(info->front));
 		fflush(stdout);
 	}
-	wlseal_debug("frame seq=%llu repainted=%llu",
-		     (unsigned long long)info->seq,
-		     (unsigned long long)server->last_repaint_area);
+	{
+		/* The compositor's CPU time (all threads, user and kernel,
+		 * nanosecond clock) since the previous frame was shown:
+		 * what this frame cost, for scripts/bench and bench-*
+		 * scenarios. */
+		struct timespec cpu;
+		uint64_t ns;
+
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu);
+		ns = (uint64_t)cpu.tv_sec * 1000000000ull + (uint64_t)cpu.tv_nsec;
+		wlseal_debug("frame seq=%llu repainted=%llu cpu_us=%llu",
+			     (unsigned long long)info->seq,
+			     (unsigned long long)server->last_repaint_area,
+			     (unsigned long long)((ns - server->last_frame_cpu_ns) / 1000));
+		server->last_frame_cpu_ns = ns;
+	}
 	if (server->opts.screenshot && server->opts.screenshot_frame == info->seq)
 		wlseal_screenshot(server, server->opts.screenshot);
 

@@ -82,6 +82,7 @@ struct wlseal_server {
 	bool repaint_needed;
 	uint64_t last_seq;
 	uint64_t last_repaint_area;
+	uint64_t last_frame_cpu_ns;	/* process CPU time at the last frame */
 	struct {
 		/* A repaint starts: what was committed goes with it. */
 		struct wl_signal frame_start;	/* data: NULL */

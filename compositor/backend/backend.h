@@ -37,8 +37,11 @@ struct wlseal_backend_impl {
 	/* The image to draw the next frame into, and how many frames old
 	 * its content is (0: unknown, draw everything). */
 	pixman_image_t *(*begin_frame)(struct wlseal_backend *b, int *age);
-	/* Queue the image from begin_frame for display. */
-	bool (*present)(struct wlseal_backend *b);
+	/* Queue the image from begin_frame for display; @drawn is what was
+	 * drawn into it since begin_frame (NULL: possibly everything), so
+	 * a backend can tell the display only that part changed. */
+	bool (*present)(struct wlseal_backend *b,
+			const pixman_region32_t *drawn);
 	void (*destroy)(struct wlseal_backend *b);
 };
 

@@ -9,12 +9,24 @@
  * screen and swap with a page flip. The flip completes at vblank; the
  * kernel then sends an event with the time of that vblank, which is what
  * paces the whole compositor and what presentation feedback reports.
+ *
+ * With WLSEAL_DRM_UPDATE=dirty in the environment the backend instead
+ * keeps one buffer on screen, draws into it and tells the driver which
+ * rectangles changed (drmModeDirtyFB). On virtio-gpu a page flip to
+ * another dumb buffer makes the guest transfer the whole frame to the
+ * host (Linux 6.1's virtio-gpu exposes no FB_DAMAGE_CLIPS property, so
+ * a flip carries no damage); DirtyFB transfers and flushes only the
+ * damaged rectangle. The host shows its own copy of the resource, which
+ * changes only at that transfer, after the frame was drawn: no tearing.
+ * The ioctl returns once the update was submitted; the frame is reported
+ * at the next vblank time of the mode's refresh, from a timer.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/timerfd.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -46,7 +58,15 @@ struct drm {
 	uint64_t seq;
 	struct wl_event_loop *loop;
 	struct wl_event_source *source;
+	bool dirty;			/* WLSEAL_DRM_UPDATE=dirty: one buffer */
+	int timer_fd;			/* dirty: the vblank ticks */
+	struct wl_event_source *timer;
+	uint64_t epoch_ns;
 };
+
+/* drmModeDirtyFB takes at most this many rectangles per call here; more
+ * become their bounding box (virtio-gpu merges them into one anyway). */
+#define DRM_MAX_CLIPS 64
 
 /*
  * A CRTC that can drive @conn: the one its encoder already uses if any
@@ -194,7 +214,8 @@ static void frame_shown(struct drm *d, const struct timespec *when,
 
 	shown->drawn = true;
 	d->base.front = shown->image;
-	d->back ^= 1;
+	if (!d->dirty)
+		d->back ^= 1;	/* dirty: the same buffer stays on screen */
 	info.seq = ++d->seq;
 	info.when = *when;
 	info.flags = flags;
@@ -251,12 +272,83 @@ static pixman_image_t *drm_begin_frame(struct wlseal_backend *b, int *age)
 	struct drm_fb *fb = &d->fb[d->back];
 
 	/* Buffers strictly alternate, so a drawn back buffer holds the
-	 * frame before the one on screen. */
-	*age = fb->drawn ? 2 : 0;
+	 * frame before the one on screen; with one buffer (dirty) it holds
+	 * the last frame. */
+	*age = fb->drawn ? (d->dirty ? 1 : 2) : 0;
 	return fb->image;
 }
 
-static bool drm_present(struct wlseal_backend *b)
+static uint64_t ts_to_ns(const struct timespec *ts)
+{
+	return (uint64_t)ts->tv_sec * 1000000000ull + (uint64_t)ts->tv_nsec;
+}
+
+/* dirty: the frame counts as shown at the next vblank time after now. */
+static bool arm_vblank_timer(struct drm *d)
+{
+	struct itimerspec its = {0};
+	struct timespec now;
+	uint64_t now_ns, period = d->base.refresh_nsec, next;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	now_ns = ts_to_ns(&now);
+	next = d->epoch_ns + ((now_ns - d->epoch_ns) / period + 1) * period;
+	its.it_value.tv_sec = (time_t)(next / 1000000000ull);
+	its.it_value.tv_nsec = (long)(next % 1000000000ull);
+	return timerfd_settime(d->timer_fd, TFD_TIMER_ABSTIME, &its, NULL) == 0;
+}
+
+static int vblank_tick(int fd, uint32_t mask, void *data)
+{
+	struct drm *d = data;
+	struct timespec now;
+	uint64_t expirations;
+
+	if (read(fd, &expirations, sizeof(expirations)) < 0)
+		return 0;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	frame_shown(d, &now, WLSEAL_FRAME_VSYNC);
+	return 0;
+}
+
+/* dirty: tell the driver what changed in the buffer on screen. */
+static bool flush_damage(struct drm *d, struct drm_fb *fb,
+			 const pixman_region32_t *drawn)
+{
+	drmModeClip clips[DRM_MAX_CLIPS];
+	const pixman_box32_t *boxes, *ext;
+	int n = 0, i;
+
+	if (drawn) {
+		boxes = pixman_region32_rectangles((pixman_region32_t *)drawn, &n);
+		if (n > DRM_MAX_CLIPS) {
+			ext = pixman_region32_extents((pixman_region32_t *)drawn);
+			boxes = ext;
+			n = 1;
+		}
+		/* The scene clips damage to the output, whose size fits
+		 * the 16-bit fields (KMS modes are at most 65535 wide). */
+		for (i = 0; i < n; i++)
+			clips[i] = (drmModeClip){
+				(unsigned short)boxes[i].x1, (unsigned short)boxes[i].y1,
+				(unsigned short)boxes[i].x2, (unsigned short)boxes[i].y2,
+			};
+	} else {
+		clips[0] = (drmModeClip){ 0, 0, (unsigned short)d->base.width,
+					  (unsigned short)d->base.height };
+		n = 1;
+	}
+	/* Nothing drawn (a commit that only asked for a frame callback):
+	 * nothing to transfer, the frame is still paced by the timer. */
+	if (n && drmModeDirtyFB(d->fd, fb->fb_id, clips, (uint32_t)n)) {
+		wlseal_log("drm: drmModeDirtyFB: %s", strerror(errno));
+		return false;
+	}
+	return arm_vblank_timer(d);
+}
+
+static bool drm_present(struct wlseal_backend *b,
+			const pixman_region32_t *drawn)
 {
 	struct drm *d = wl_container_of(b, d, base);
 	struct drm_fb *fb = &d->fb[d->back];
@@ -273,6 +365,8 @@ static bool drm_present(struct wlseal_backend *b)
 		return wl_event_loop_add_idle(d->loop,
 					      modeset_done, d) != NULL;
 	}
+	if (d->dirty)
+		return flush_damage(d, fb, drawn);
 	/* Later frames are flipped at vblank; the event tells us when. */
 	if (drmModePageFlip(d->fd, d->crtc_id, fb->fb_id,
 			    DRM_MODE_PAGE_FLIP_EVENT, d)) {
@@ -287,6 +381,10 @@ static void drm_destroy(struct wlseal_backend *b)
 	struct drm *d = wl_container_of(b, d, base);
 
 	wl_event_source_remove(d->source);
+	if (d->timer)
+		wl_event_source_remove(d->timer);
+	if (d->timer_fd >= 0)
+		close(d->timer_fd);
 	if (d->saved_crtc) {
 		/* Give the screen back to whoever had it (fbcon). */
 		drmModeSetCrtc(d->fd, d->saved_crtc->crtc_id,
@@ -312,10 +410,19 @@ struct wlseal_backend *wlseal_backend_drm_create(struct wl_event_loop *loop,
 						 int width, int height)
 {
 	struct drm *d = calloc(1, sizeof(*d));
+	const char *update = getenv("WLSEAL_DRM_UPDATE");
+	struct timespec now;
 	uint64_t cap = 0;
 
 	if (!d)
 		return NULL;
+	d->timer_fd = -1;
+	if (update && strcmp(update, "dirty") && strcmp(update, "flip")) {
+		wlseal_log("drm: WLSEAL_DRM_UPDATE=%s: want flip or dirty", update);
+		free(d);
+		return NULL;
+	}
+	d->dirty = update && !strcmp(update, "dirty");
 	d->fd = open(device, O_RDWR | O_CLOEXEC);
 	if (d->fd < 0) {
 		wlseal_log("drm: cannot open %s: %s", device, strerror(errno));
@@ -338,6 +445,20 @@ struct wlseal_backend *wlseal_backend_drm_create(struct wl_event_loop *loop,
 					 drm_readable, d);
 	if (!d->source)
 		goto fail;
+	if (d->dirty) {
+		d->timer_fd = timerfd_create(CLOCK_MONOTONIC,
+					     TFD_CLOEXEC | TFD_NONBLOCK);
+		if (d->timer_fd >= 0)
+			d->timer = wl_event_loop_add_fd(loop, d->timer_fd,
+							WL_EVENT_READABLE,
+							vblank_tick, d);
+		if (!d->timer) {
+			wlseal_log("drm: no vblank timer: %s", strerror(errno));
+			goto fail;
+		}
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		d->epoch_ns = ts_to_ns(&now);
+	}
 
 	d->base.impl = &drm_impl;
 	d->base.name = "drm";
@@ -351,12 +472,18 @@ struct wlseal_backend *wlseal_backend_drm_create(struct wl_event_loop *loop,
 		d->base.refresh_mhz = d->mode.vrefresh ? d->mode.vrefresh * 1000 : 60000;
 	d->base.refresh_nsec = (uint32_t)(1000000000000ull / d->base.refresh_mhz);
 	wl_signal_init(&d->base.events.frame);
-	wlseal_log("drm: %s connector %u crtc %u mode %dx%d@%u.%03u",
+	wlseal_log("drm: %s connector %u crtc %u mode %dx%d@%u.%03u update %s",
 		   device, d->conn_id, d->crtc_id, d->base.width,
 		   d->base.height, d->base.refresh_mhz / 1000,
-		   d->base.refresh_mhz % 1000);
+		   d->base.refresh_mhz % 1000, d->dirty ? "dirty" : "flip");
 	return &d->base;
 fail:
+	if (d->timer)
+		wl_event_source_remove(d->timer);
+	if (d->source)
+		wl_event_source_remove(d->source);
+	if (d->timer_fd >= 0)
+		close(d->timer_fd);
 	destroy_fb(d, &d->fb[0]);
 	destroy_fb(d, &d->fb[1]);
 	close(d->fd);

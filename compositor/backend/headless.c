@@ -41,7 +41,8 @@ static pixman_image_t *headless_begin_frame(struct wlseal_backend *b, int *age)
 	return h->image;
 }
 
-static bool headless_present(struct wlseal_backend *b)
+static bool headless_present(struct wlseal_backend *b,
+			     const pixman_region32_t *drawn)
 {
 	struct headless *h = wl_container_of(b, h, base);
 	struct itimerspec its = {0};

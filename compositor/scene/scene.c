@@ -8,6 +8,8 @@
  * while it was off screen, see wlseal_scene_render). A client that
  * changes a 64x64 square costs a 64x64 copy.
  */
+#include <stdlib.h>
+
 #include "scene.h"
 
 void wlseal_scene_init(struct wlseal_scene *scene, int width, int height)
@@ -83,22 +85,151 @@ void wlseal_scene_unmap(struct wlseal_scene *scene,
 	wl_list_init(&v->link);
 }
 
-static void draw_view(struct wlseal_scene_view *v, pixman_image_t *target)
-{
-	pixman_image_t *src = v->source->begin(v);
+/* One view's part in a repaint, found top-down, drawn bottom-up. */
+struct draw {
+	struct wlseal_scene_view *view;
+	pixman_image_t *image;		/* from view->source->begin() */
+	pixman_region32_t clip;		/* what of the repaint it shows */
+	pixman_region32_t opaque;	/* the part of clip it covers alone */
+};
 
-	if (!src)
+/* Fills @d for the views that show in @region, topmost first, and
+ * @covered with what opaque views cover; returns how many. */
+static int find_visible(struct wlseal_scene *scene, pixman_region32_t *region,
+			struct draw *d, int max, pixman_region32_t *covered)
+{
+	struct wlseal_scene_view *v;
+	int n = 0;
+
+	wl_list_for_each_reverse(v, &scene->views, link) {
+		pixman_box32_t box;
+		pixman_image_t *image;
+		int w, h;
+
+		if (n == max)
+			break;	/* never: max is the number of views */
+		/* A view outside the repaint costs no more than this test,
+		 * so a frame's work follows its damage, not the view count. */
+		box = (pixman_box32_t){ v->x, v->y, v->x + v->width,
+					v->y + v->height };
+		if (pixman_region32_contains_rectangle(region, &box) ==
+		    PIXMAN_REGION_OUT)
+			continue;
+		image = v->source->begin(v);
+		if (!image)
+			continue;
+		w = pixman_image_get_width(image);
+		h = pixman_image_get_height(image);
+		d[n].view = v;
+		d[n].image = image;
+		pixman_region32_init_rect(&d[n].clip, v->x, v->y, w, h);
+		pixman_region32_intersect(&d[n].clip, &d[n].clip, region);
+		/* Under an opaque pixel of a view above, nothing shows. */
+		pixman_region32_subtract(&d[n].clip, &d[n].clip, covered);
+		if (!pixman_region32_not_empty(&d[n].clip)) {
+			pixman_region32_fini(&d[n].clip);
+			pixman_image_unref(image);
+			v->source->end(v);
+			continue;
+		}
+		/* x8r8g8b8 has no alpha: opaque by definition. Elsewhere the
+		 * client's opaque region says so. */
+		if (pixman_image_get_format(image) == PIXMAN_x8r8g8b8) {
+			pixman_region32_init(&d[n].opaque);
+			pixman_region32_copy(&d[n].opaque, &d[n].clip);
+		} else if (v->opaque && pixman_region32_not_empty(v->opaque)) {
+			pixman_region32_init(&d[n].opaque);
+			pixman_region32_copy(&d[n].opaque, v->opaque);
+			pixman_region32_translate(&d[n].opaque, v->x, v->y);
+			pixman_region32_intersect(&d[n].opaque, &d[n].opaque,
+						  &d[n].clip);
+		} else {
+			pixman_region32_init(&d[n].opaque);
+		}
+		pixman_region32_union(covered, covered, &d[n].opaque);
+		n++;
+	}
+	return n;
+}
+
+static void composite_clipped(pixman_op_t op, pixman_image_t *src,
+			      pixman_image_t *target, pixman_region32_t *clip,
+			      int32_t x, int32_t y)
+{
+	if (!pixman_region32_not_empty(clip))
 		return;
-	pixman_image_composite32(PIXMAN_OP_OVER, src, NULL, target,
-				 0, 0, 0, 0, v->x, v->y,
+	pixman_image_set_clip_region32(target, clip);
+	pixman_image_composite32(op, src, NULL, target, 0, 0, 0, 0, x, y,
 				 pixman_image_get_width(src),
 				 pixman_image_get_height(src));
-	pixman_image_unref(src);
-	v->source->end(v);
+}
+
+/*
+ * Draws one view: SRC where it is opaque (nothing below shows through,
+ * and nothing below was drawn there: those pixels are written once),
+ * OVER elsewhere, onto what the views below left. Where the opaque
+ * region covers pixels of an a8r8g8b8 buffer, their alpha is ignored, as
+ * the client declared: the same pixels are read as x8r8g8b8.
+ */
+static void draw_view(struct draw *d, pixman_image_t *target)
+{
+	struct wlseal_scene_view *v = d->view;
+	pixman_region32_t rest;
+
+	if (pixman_region32_not_empty(&d->opaque)) {
+		pixman_image_t *opaque = d->image;
+
+		if (pixman_image_get_format(d->image) != PIXMAN_x8r8g8b8)
+			opaque = pixman_image_create_bits_no_clear(
+				PIXMAN_x8r8g8b8,
+				pixman_image_get_width(d->image),
+				pixman_image_get_height(d->image),
+				pixman_image_get_data(d->image),
+				pixman_image_get_stride(d->image));
+		if (opaque) {
+			composite_clipped(PIXMAN_OP_SRC, opaque, target,
+					  &d->opaque, v->x, v->y);
+			if (opaque != d->image)
+				pixman_image_unref(opaque);
+		} else {
+			/* No memory for the wrapper: blend, as if the
+			 * region were not there (same pixels when honest). */
+			pixman_region32_clear(&d->opaque);
+		}
+	}
+	pixman_region32_init(&rest);
+	pixman_region32_subtract(&rest, &d->clip, &d->opaque);
+	composite_clipped(PIXMAN_OP_OVER, d->image, target, &rest, v->x, v->y);
+	pixman_region32_fini(&rest);
+}
+
+/* The fallback without per-view state: background, then every view
+ * over it, all clipped to @region. */
+static void render_plain(struct wlseal_scene *scene, pixman_image_t *target,
+			 pixman_region32_t *region, const pixman_color_t *bg)
+{
+	struct wlseal_scene_view *v;
+	pixman_box32_t *boxes;
+	int n;
+
+	boxes = pixman_region32_rectangles(region, &n);
+	pixman_image_fill_boxes(PIXMAN_OP_SRC, target, bg, n, boxes);
+	wl_list_for_each(v, &scene->views, link) {
+		pixman_image_t *image = v->source->begin(v);
+
+		if (!image)
+			continue;
+		composite_clipped(PIXMAN_OP_OVER, image, target, region,
+				  v->x, v->y);
+		pixman_image_unref(image);
+		v->source->end(v);
+	}
+	pixman_image_set_clip_region32(target, NULL);
 }
 
 uint64_t wlseal_scene_render(struct wlseal_scene *scene,
-			     pixman_image_t *target, int age)
+			     pixman_image_t *target, int age,
+			     pixman_region32_t *drawn)
 {
 	static const pixman_color_t bg = {
 		.red = ((WLSEAL_BACKGROUND >> 16) & 0xff) * 0x101,
@@ -106,11 +237,11 @@ uint64_t wlseal_scene_render(struct wlseal_scene *scene,
 		.blue = (WLSEAL_BACKGROUND & 0xff) * 0x101,
 		.alpha = 0xffff,
 	};
-	struct wlseal_scene_view *v;
-	pixman_region32_t region;
+	struct draw stack_draws[32], *draws = stack_draws;
+	pixman_region32_t region, covered, background;
 	pixman_box32_t *boxes;
 	uint64_t area = 0;
-	int n, i;
+	int n, i, nviews;
 
 	/*
 	 * What to redraw depends on how stale the target is: a single
@@ -127,18 +258,47 @@ uint64_t wlseal_scene_render(struct wlseal_scene *scene,
 		pixman_region32_union_rect(&region, &region, 0, 0,
 					   scene->width, scene->height);
 
-	/* Clip every operation to the region: the cost follows damage. */
-	pixman_image_set_clip_region32(target, &region);
-	boxes = pixman_region32_rectangles(&region, &n);
-	pixman_image_fill_boxes(PIXMAN_OP_SRC, target, &bg, n, boxes);
-	wl_list_for_each(v, &scene->views, link)
-		draw_view(v, target);
-	pixman_image_set_clip_region32(target, NULL);
+	/* Which views show where, top-down; then the background only
+	 * where no opaque view covers it, then the views bottom-up, each
+	 * clipped to what it shows: the cost follows damage, and a pixel
+	 * under an opaque view is written once. */
+	nviews = wl_list_length(&scene->views);
+	if (nviews > (int)(sizeof(stack_draws) / sizeof(stack_draws[0])))
+		draws = calloc((size_t)nviews, sizeof(*draws));
+	if (!draws) {
+		/* No memory for the bookkeeping: draw everything in the
+		 * region bottom-up, which needs none (same pixels). */
+		render_plain(scene, target, &region, &bg);
+		goto done;
+	}
+	pixman_region32_init(&covered);
+	n = find_visible(scene, &region, draws, nviews, &covered);
 
+	pixman_region32_init(&background);
+	pixman_region32_subtract(&background, &region, &covered);
+	boxes = pixman_region32_rectangles(&background, &i);
+	pixman_image_fill_boxes(PIXMAN_OP_SRC, target, &bg, i, boxes);
+	pixman_region32_fini(&background);
+	pixman_region32_fini(&covered);
+
+	for (i = n - 1; i >= 0; i--) {
+		draw_view(&draws[i], target);
+		pixman_image_unref(draws[i].image);
+		draws[i].view->source->end(draws[i].view);
+		pixman_region32_fini(&draws[i].clip);
+		pixman_region32_fini(&draws[i].opaque);
+	}
+	pixman_image_set_clip_region32(target, NULL);
+	if (draws != stack_draws)
+		free(draws);
+done:
+	boxes = pixman_region32_rectangles(&region, &n);
 	for (i = 0; i < n; i++)
 		area += (uint64_t)(boxes[i].x2 - boxes[i].x1) *
 			(uint64_t)(boxes[i].y2 - boxes[i].y1);
 
+	if (drawn)
+		pixman_region32_copy(drawn, &region);
 	pixman_region32_copy(&scene->prev_damage, &scene->damage);
 	pixman_region32_clear(&scene->damage);
 	pixman_region32_fini(&region);

@@ -40,6 +40,10 @@ struct wlseal_scene_view {
 	bool mapped;
 	struct wl_list link;		/* wlseal_scene.views */
 	const struct wlseal_scene_source *source;
+	/* View coordinates: where the pixels are opaque whatever their
+	 * alpha says (wl_surface.set_opaque_region); NULL or empty: only
+	 * what the format says (x8r8g8b8 is opaque everywhere). */
+	const pixman_region32_t *opaque;
 };
 
 /* The views, bottom to top, and what changed. */
@@ -65,8 +69,10 @@ void wlseal_scene_damage_view(struct wlseal_scene *scene,
 			      pixman_region32_t *damage);
 bool wlseal_scene_has_damage(struct wlseal_scene *scene);
 /* Draws into @target, whose content is @age frames old (0: unknown).
- * Returns the number of pixels drawn. */
+ * Returns the number of pixels drawn; @drawn (if not NULL, initialized)
+ * receives where. */
 uint64_t wlseal_scene_render(struct wlseal_scene *scene,
-			     pixman_image_t *target, int age);
+			     pixman_image_t *target, int age,
+			     pixman_region32_t *drawn);
 
 #endif

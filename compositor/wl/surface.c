@@ -108,10 +108,27 @@ static void surface_frame(struct wl_client *client, struct wl_resource *r,
 		       wl_resource_get_link(cb));
 }
 
-static void surface_set_region(struct wl_client *client, struct wl_resource *r,
-			       struct wl_resource *region)
+static void surface_set_input_region(struct wl_client *client,
+				     struct wl_resource *r,
+				     struct wl_resource *region)
 {
-	/* Opaque and input regions are hints wlseal does not need. */
+	/* wlseal has no input. */
+}
+
+/* The opaque region lets the scene write a covered pixel once (scene.c):
+ * double-buffered like the rest of the state, NULL means empty. */
+static void surface_set_opaque_region(struct wl_client *client,
+				      struct wl_resource *r,
+				      struct wl_resource *region)
+{
+	struct wlseal_surface *s = wlseal_surface_from_resource(r);
+
+	if (region)
+		pixman_region32_copy(&s->pending.opaque,
+				     wl_resource_get_user_data(region));
+	else
+		pixman_region32_clear(&s->pending.opaque);
+	s->pending.opaque_set = true;
 }
 
 static void surface_set_buffer_transform(struct wl_client *client,
@@ -161,6 +178,16 @@ static void surface_commit(struct wl_client *client, struct wl_resource *r)
 		s->pending.attached = false;
 	}
 
+	if (s->pending.opaque_set) {
+		/* Where the region says opaque, the scene ignores the
+		 * buffer's alpha: a changed region can change pixels. */
+		if (s->view.mapped &&
+		    !pixman_region32_equal(&s->opaque, &s->pending.opaque))
+			wlseal_scene_damage_view(&server->scene, &s->view, NULL);
+		pixman_region32_copy(&s->opaque, &s->pending.opaque);
+		s->pending.opaque_set = false;
+	}
+
 	if (s->view.mapped) {
 		if (s->view.width != old_w || s->view.height != old_h) {
 			/* The old and the new outline both change. */
@@ -199,8 +226,8 @@ static const struct wl_surface_interface surface_impl = {
 	.attach = surface_attach,
 	.damage = surface_damage,
 	.frame = surface_frame,
-	.set_opaque_region = surface_set_region,
-	.set_input_region = surface_set_region,
+	.set_opaque_region = surface_set_opaque_region,
+	.set_input_region = surface_set_input_region,
 	.commit = surface_commit,
 	.set_buffer_transform = surface_set_buffer_transform,
 	.set_buffer_scale = surface_set_buffer_scale,
@@ -240,6 +267,8 @@ static void surface_resource_destroy(struct wl_resource *r)
 	destroy_feedbacks(&s->pending.feedbacks);
 	destroy_feedbacks(&s->feedbacks);
 	pixman_region32_fini(&s->pending.damage);
+	pixman_region32_fini(&s->pending.opaque);
+	pixman_region32_fini(&s->opaque);
 	wl_list_remove(&s->link);
 	free(s);
 }
@@ -296,6 +325,8 @@ static void compositor_create_surface(struct wl_client *client,
 	}
 	s->server = server;
 	pixman_region32_init(&s->pending.damage);
+	pixman_region32_init(&s->pending.opaque);
+	pixman_region32_init(&s->opaque);
 	wl_list_init(&s->pending.frame_callbacks);
 	wl_list_init(&s->pending.feedbacks);
 	wl_list_init(&s->pending.buffer_destroy.link);
@@ -305,6 +336,7 @@ static void compositor_create_surface(struct wl_client *client,
 	wl_list_init(&s->frame_callbacks);
 	wl_list_init(&s->feedbacks);
 	wlseal_scene_view_init(&s->view, &surface_source);
+	s->view.opaque = &s->opaque;
 	wl_signal_init(&s->destroy_signal);
 	wl_list_insert(&server->surfaces, &s->link);
 	wl_resource_set_implementation(s->resource, &surface_impl, s,

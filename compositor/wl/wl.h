@@ -48,6 +48,8 @@ struct wlseal_surface {
 		struct wl_resource *buffer;
 		struct wl_listener buffer_destroy;
 		pixman_region32_t damage;	/* surface == buffer coords */
+		pixman_region32_t opaque;	/* set_opaque_region */
+		bool opaque_set;
 		struct wl_list frame_callbacks;
 		struct wl_list feedbacks;
 	} pending;
@@ -57,6 +59,7 @@ struct wlseal_surface {
 	struct wl_listener buffer_destroy;
 	struct wl_list frame_callbacks;		/* waiting for the next repaint */
 	struct wl_list feedbacks;
+	pixman_region32_t opaque;		/* view.opaque points here */
 
 	/* Scene placement, valid while view.mapped. */
 	struct wlseal_scene_view view;
