@@ -19,6 +19,7 @@
 #include <wayland-server-core.h>
 
 #include "backend.h"
+#include "heap.h"
 #include "log.h"
 #include "options.h"
 #include "server.h"
@@ -38,6 +39,7 @@ static void client_destroyed(struct wl_listener *listener, void *data)
 	wlseal_log("client disconnected pid=%d", (int)c->pid);
 	wl_list_remove(&c->destroy.link);
 	free(c);
+	wlseal_heap_client_gone();
 }
 
 static void client_created(struct wl_listener *listener, void *data)
@@ -369,7 +371,8 @@ int main(int argc, char **argv)
 	if (!wlseal_output_init(&server) || !wlseal_compositor_init(&server) ||
 	    !wlseal_shm_init(&server.shm) || !wlseal_shm_policy_init(&server.shm) ||
 	    !wlseal_xdg_shell_init(&server) ||
-	    !wlseal_presentation_init(&server)) {
+	    !wlseal_presentation_init(&server) ||
+	    !wlseal_heap_init(server.loop)) {
 		wlseal_log("cannot create the globals");
 		goto out_backend;
 	}
@@ -430,6 +433,7 @@ out_backend:
 		wl_event_source_remove(server.sighup);
 	if (server.exit_timer)
 		wl_event_source_remove(server.exit_timer);
+	wlseal_heap_finish();
 	wlseal_repaint_finish(&server);
 out_display:
 	wl_display_destroy(server.display);
