@@ -146,9 +146,7 @@ void untrack(int fd)
 
 unsigned int seed_to_up(unsigned int s)
 {
-	return (s & SHMEM_SEAL_SHRINK ? F_SEAL_SHRINK : 0) |
-	       (s & SHMEM_SEAL_GROW ? F_SEAL_GROW : 0) |
-	       (s & SHMEM_SEAL_WRITE ? F_SEAL_WRITE : 0);
+	return (unsigned int)wlseal_seed_to_upstream((int)s);
 }
 
 /* Compare the kernel's seals of @f (read through @fd) with the model. */

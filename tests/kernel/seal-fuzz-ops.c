@@ -15,6 +15,7 @@
 #include <sys/uio.h>
 #include <sys/wait.h>
 
+#include "fdpass.h"
 #include "ktest.h"
 #include "seal-fuzz.h"
 
@@ -206,24 +207,16 @@ void op_reopen(void)
 
 void op_scm(void)
 {
-	char cbuf[CMSG_SPACE(sizeof(int))] = { 0 }, b = 'x';
-	struct iovec iov = { .iov_base = &b, .iov_len = 1 };
-	struct msghdr msg = {
-		.msg_iov = &iov, .msg_iovlen = 1,
-		.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
-	};
-	struct cmsghdr *cm;
 	struct flight *fl;
 	int fd, r = -1;
+	char b;
 
 	if (nflight && pick(2)) {	/* receive or drop one in flight */
 		int i = pick(nflight), f = flights[i].file;
 
 		fl = &flights[i];
 		if (pick(3)) {
-			if (recvmsg(fl->sv[1], &msg, MSG_CMSG_CLOEXEC) == 1 &&
-			    (cm = CMSG_FIRSTHDR(&msg)) && cm->cmsg_type == SCM_RIGHTS)
-				memcpy(&r, CMSG_DATA(cm), sizeof(int));
+			fdpass_recv(fl->sv[1], &b, 1, &r, MSG_CMSG_CLOEXEC);
 			if (r < 0)
 				finding(true, "SCM_RIGHTS receive failed");
 		}
@@ -241,12 +234,7 @@ void op_scm(void)
 	fl = &flights[nflight];
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fl->sv) < 0)
 		return;
-	cm = CMSG_FIRSTHDR(&msg);
-	cm->cmsg_level = SOL_SOCKET;
-	cm->cmsg_type = SCM_RIGHTS;
-	cm->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(cm), &fd, sizeof(int));
-	if (sendmsg(fl->sv[0], &msg, MSG_NOSIGNAL) != 1) {
+	if (fdpass_send(fl->sv[0], "x", 1, fd, MSG_NOSIGNAL) != 1) {
 		finding(true, "SCM_RIGHTS send: %s", strerror(errno));
 		close(fl->sv[0]);
 		close(fl->sv[1]);

@@ -9,6 +9,7 @@
 #include <sys/socket.h>
 #include <sys/wait.h>
 
+#include "fdpass.h"
 #include "ktest.h"
 #include "seal-fuzz.h"
 
@@ -82,13 +83,7 @@ void add_watcher(int f, int fd, bool via_scm, bool map_only)
 		int keep = fd;
 
 		if (via_scm) {
-			char cbuf[CMSG_SPACE(sizeof(int))] = { 0 }, b;
-			struct iovec iov = { .iov_base = &b, .iov_len = 1 };
-			struct msghdr msg = {
-				.msg_iov = &iov, .msg_iovlen = 1,
-				.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
-			};
-			struct cmsghdr *cm;
+			char b;
 
 			/* drop every inherited reference first */
 			for (int i = 0; i < MAXFD; i++)
@@ -97,9 +92,7 @@ void add_watcher(int f, int fd, bool via_scm, bool map_only)
 			for (int i = 0; i < nmaps; i++)
 				munmap(maps[i].p, maps[i].len);
 			keep = -1;
-			if (recvmsg(sv[1], &msg, 0) == 1 &&
-			    (cm = CMSG_FIRSTHDR(&msg)) && cm->cmsg_type == SCM_RIGHTS)
-				memcpy(&keep, CMSG_DATA(cm), sizeof(int));
+			fdpass_recv(sv[1], &b, 1, &keep, 0);
 			if (keep < 0)
 				_exit(1);
 		} else {
@@ -124,19 +117,7 @@ void add_watcher(int f, int fd, bool via_scm, bool map_only)
 	}
 	close(sv[1]);
 	if (via_scm) {
-		char cbuf[CMSG_SPACE(sizeof(int))] = { 0 }, b = 'f';
-		struct iovec iov = { .iov_base = &b, .iov_len = 1 };
-		struct msghdr msg = {
-			.msg_iov = &iov, .msg_iovlen = 1,
-			.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
-		};
-		struct cmsghdr *cm = CMSG_FIRSTHDR(&msg);
-
-		cm->cmsg_level = SOL_SOCKET;
-		cm->cmsg_type = SCM_RIGHTS;
-		cm->cmsg_len = CMSG_LEN(sizeof(int));
-		memcpy(CMSG_DATA(cm), &fd, sizeof(int));
-		if (sendmsg(sv[0], &msg, MSG_NOSIGNAL) != 1)
+		if (fdpass_send(sv[0], "f", 1, fd, MSG_NOSIGNAL) != 1)
 			finding(true, "SCM_RIGHTS to a watcher: %s", strerror(errno));
 	}
 	/* the watcher maps the file if it is not empty, MAP_SHARED */

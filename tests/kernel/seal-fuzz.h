@@ -100,6 +100,7 @@ int some_fd(int f);
 void track(int fd, int f, bool writable);
 void maybe_dead(int f);
 void untrack(int fd);
+/* wlseal_seed_to_upstream() on the unsigned seal words of the model. */
 unsigned int seed_to_up(unsigned int s);
 void check_seals(int f, int fd);
 
