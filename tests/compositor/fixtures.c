@@ -5,17 +5,14 @@
  * real client (wlseal-client) and reading the compositor's screenshots.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "test-compositor.h"
-#include "wlseal-seals.h"
 
 /* ---- a raw client, to send exactly the requests a test needs ---- */
 
@@ -66,19 +63,6 @@ void raw_connect(struct raw *raw)
 void raw_disconnect(struct raw *raw)
 {
 	wl_display_disconnect(raw->display);
-}
-
-/* A memfd of @size bytes with @seals added (-1: without MFD_ALLOW_SEALING). */
-int make_memfd(size_t size, int seals)
-{
-	unsigned int flags = MFD_CLOEXEC | (seals >= 0 ? MFD_ALLOW_SEALING : 0);
-	int fd = memfd_create("wlseal-test", flags);
-
-	if (fd < 0 || ftruncate(fd, (off_t)size) < 0)
-		fail("memfd: %s", strerror(errno));
-	if (seals > 0 && fcntl(fd, F_ADD_SEALS, seals) < 0)
-		fail("F_ADD_SEALS 0x%x: %s", seals, strerror(errno));
-	return fd;
 }
 
 /* The connection must be alive: a roundtrip succeeds. */
@@ -136,18 +120,6 @@ void expect_alive(struct comp *c)
 }
 
 /* ---- the real client and its screenshots ---- */
-
-void run_client(struct proc *p, const char *const extra[])
-{
-	char *argv[16];
-	int n = 0;
-
-	argv[n++] = (char *)bin_client();
-	while (extra && *extra && n < 15)
-		argv[n++] = (char *)*extra++;
-	argv[n] = NULL;
-	proc_spawn(p, argv);
-}
 
 void client_exits_ok(struct proc *p, const char *what)
 {

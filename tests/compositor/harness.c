@@ -13,6 +13,8 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "memfd.h"
+#include "wlseal-seals.h"
 
 #define MAX_PROCS 16
 static struct proc *procs[MAX_PROCS];
@@ -135,6 +137,18 @@ void proc_spawn(struct proc *p, char *const argv[])
 	p->buf = malloc(p->cap);
 	if (nprocs < MAX_PROCS)
 		procs[nprocs++] = p;
+}
+
+void client_spawn(struct proc *p, const char *const extra[])
+{
+	char *argv[16];
+	int n = 0;
+
+	argv[n++] = (char *)bin_client();
+	while (extra && *extra && n < 15)
+		argv[n++] = (char *)*extra++;
+	argv[n] = NULL;
+	proc_spawn(p, argv);
 }
 
 static long long now_ms(void)
@@ -286,6 +300,27 @@ void comp_stop(struct comp *c)
 		fail("compositor did not exit on SIGTERM");
 	if (!WIFEXITED(c->p.status) || WEXITSTATUS(c->p.status) != 0)
 		fail("compositor exit status 0x%x", c->p.status);
+}
+
+int make_memfd(size_t size, int seals)
+{
+	const char *failed = "memfd_create";
+	int fd;
+
+	if (seals < 0) {
+		fd = memfd_create("wlseal-test", MFD_CLOEXEC);
+		if (fd < 0 || ftruncate(fd, (off_t)size) < 0)
+			fail("memfd: %s", strerror(errno));
+		return fd;
+	}
+	fd = wlseal_memfd_new(WLSEAL_SEAL_API_UPSTREAM, "wlseal-test", size,
+			      &failed);
+	if (fd < 0)
+		fail("memfd: %s: %s", failed, strerror(errno));
+	if (seals > 0 &&
+	    !wlseal_memfd_seal(WLSEAL_SEAL_API_UPSTREAM, fd, seals, &failed))
+		fail("%s 0x%x: %s", failed, seals, strerror(errno));
+	return fd;
 }
 
 bool has_signal_handler(pid_t pid, int sig)

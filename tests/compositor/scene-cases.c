@@ -51,7 +51,7 @@ static void pixel_test(const char *const client_args[], uint32_t frames,
 	while (client_args && *client_args)
 		cargs[n++] = *client_args++;
 	cargs[n] = NULL;
-	run_client(&client, cargs);
+	client_spawn(&client, cargs);
 
 	snprintf(want, sizeof(want), "WLSEAL-CLIENT-LAST frame=%u seq=", frames);
 	if (!proc_wait(&client, NULL, want, TIMEOUT_MS, line, sizeof(line)))
@@ -177,7 +177,7 @@ void test_damage(void)
 	uint32_t f;
 
 	comp_start(&c, args);
-	run_client(&client, cargs);
+	client_spawn(&client, cargs);
 	for (f = 1; f <= 20; f++) {
 		size_t from = 0;
 
@@ -215,7 +215,7 @@ void test_frames_presentation(void)
 	uint32_t f;
 
 	comp_start(&c, NULL);
-	run_client(&client, cargs);
+	client_spawn(&client, cargs);
 	client_exits_ok(&client, "30 frames with --exit");
 	for (f = 1; f <= 30; f++) {
 		snprintf(want, sizeof(want), "PRESENTED frame=%u seq=", f);
@@ -251,7 +251,7 @@ static void sigbus_test(const char *const comp_args[],
 	comp_start(&c, comp_args);
 	/* Let it read a client's pixels first: libwayland installs its
 	 * handler lazily, on the first buffer access. */
-	run_client(&client, cargs);
+	client_spawn(&client, cargs);
 	client_exits_ok(&client, "3 frames");
 	check(has_signal_handler(c.p.pid, SIGBUS) == want_handler,
 	      "SigCgt bit for SIGBUS is %s", want_handler ? "set" : "clear");
@@ -285,7 +285,7 @@ void test_resize(void)
 	struct proc client;
 
 	comp_start(&c, NULL);
-	run_client(&client, cargs);
+	client_spawn(&client, cargs);
 	client_exits_ok(&client, "--resize over 70 frames (grow, shrink, grow)");
 	check(!proc_contains(&c.p, "refused"), "compositor logged no refusal");
 	comp_stop(&c);
@@ -300,7 +300,7 @@ void test_seal_api(void)
 	bool seed = wlseal_seed_abi_available();
 
 	comp_start(&c, NULL);
-	run_client(&client, v1);
+	client_spawn(&client, v1);
 	if (!proc_wait_exit(&client, TIMEOUT_MS))
 		fail("client did not exit");
 	if (seed)
@@ -310,7 +310,7 @@ void test_seal_api(void)
 		check(WIFEXITED(client.status) && WEXITSTATUS(client.status) == 1 &&
 		      proc_contains(&client, "no seed sealing ABI"),
 		      "--seal-api=v1 fails clearly on a stock kernel");
-	run_client(&client, autoapi);
+	client_spawn(&client, autoapi);
 	client_exits_ok(&client, "--seal-api=auto");
 	check(proc_contains(&client, seed ? "seal-api=v1" : "seal-api=upstream"),
 	      "auto picked %s", seed ? "v1" : "upstream");

@@ -28,8 +28,6 @@ extern char last_client_log[1024];
 
 void raw_connect(struct raw *raw);
 void raw_disconnect(struct raw *raw);
-/* A memfd of @size bytes with @seals added (-1: without MFD_ALLOW_SEALING). */
-int make_memfd(size_t size, int seals);
 /* The connection must be alive: a roundtrip succeeds. */
 void expect_accepted(struct raw *raw, const char *what);
 /* The connection must die with exactly this protocol error. */
@@ -42,7 +40,6 @@ void expect_refusal_logged(struct comp *c, const char *request,
 void expect_alive(struct comp *c);
 
 /* fixtures.c: the real client and the compositor's screenshots. */
-void run_client(struct proc *p, const char *const extra[]);
 void client_exits_ok(struct proc *p, const char *what);
 bool read_png(const char *path, png_image *img, uint8_t **rgb);
 uint32_t rgb_at(const uint8_t *rgb, int w, int x, int y);

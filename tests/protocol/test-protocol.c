@@ -16,7 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -151,17 +150,6 @@ static void raw_connect(struct raw *raw, bool bind_policy)
 		fail("the compositor offers no wlseal_shm_policy_v1");
 	if (bind_policy && !dispatch_until(raw, &raw->policies, 0))
 		fail("no policy event after bind");
-}
-
-static int make_memfd(size_t size, int seals)
-{
-	int fd = memfd_create("wlseal-test", MFD_CLOEXEC | MFD_ALLOW_SEALING);
-
-	if (fd < 0 || ftruncate(fd, (off_t)size) < 0)
-		fail("memfd: %s", strerror(errno));
-	if (seals > 0 && fcntl(fd, F_ADD_SEALS, seals) < 0)
-		fail("F_ADD_SEALS 0x%x: %s", seals, strerror(errno));
-	return fd;
 }
 
 struct answer {
@@ -429,14 +417,7 @@ static void test_policy_change(void)
 
 static void run_client(struct proc *p, const char *const args[])
 {
-	char *argv[16];
-	int n = 0;
-
-	argv[n++] = (char *)bin_client();
-	while (*args && n < 15)
-		argv[n++] = (char *)*args++;
-	argv[n] = NULL;
-	proc_spawn(p, argv);
+	client_spawn(p, args);
 	if (!proc_wait_exit(p, TIMEOUT_MS))
 		fail("wlseal-client did not exit");
 }
