@@ -132,8 +132,10 @@ int att_raw_fd(struct attack *a);
 int att_probe_frames(int want, int timeout_ms, char *why, size_t whylen,
 		     int *worst_ms);
 
-/* harness.c, files: a memfd of size bytes filled with a pattern, optionally
- * sealed. */
+/* harness.c, files: a memfd of size bytes, sealable when mfd_flags is
+ * MFD_ALLOW_SEALING (common/memfd.c's upstream path), not filled. */
+int att_memfd_sparse(size_t size, unsigned int mfd_flags);
+/* The same, filled with a pattern, optionally sealed. */
 int att_memfd(size_t size, unsigned int mfd_flags, int seals);
 /* att_memfd(), and on failure the outcome says so (fail_setup). */
 int att_memfd_or_fail(struct outcome *o, size_t size, unsigned int mfd_flags,

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "attack.h"
+#include "memfd.h"
 #include "wlseal-seals.h"
 
 int64_t att_now_ms(void)
@@ -337,20 +338,34 @@ int att_fill(int fd, size_t offset, size_t size, uint32_t pixel)
 	return 0;
 }
 
+int att_memfd_sparse(size_t size, unsigned int mfd_flags)
+{
+	const char *failed;
+	int fd;
+
+	if (mfd_flags == MFD_ALLOW_SEALING)
+		return wlseal_memfd_new(WLSEAL_SEAL_API_UPSTREAM, "wlseal-attack",
+					size, &failed);
+	fd = memfd_create("wlseal-attack", MFD_CLOEXEC | mfd_flags);
+	if (fd >= 0 && ftruncate(fd, (off_t)size) < 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 int att_memfd(size_t size, unsigned int mfd_flags, int seals)
 {
-	int fd = memfd_create("wlseal-attack", MFD_CLOEXEC | mfd_flags);
+	int fd = att_memfd_sparse(size, mfd_flags);
 
 	if (fd < 0)
 		return -1;
-	if (ftruncate(fd, (off_t)size) < 0 || att_fill(fd, 0, size, 0xff3060c0))
-		goto fail;
-	if (seals && fcntl(fd, F_ADD_SEALS, seals) < 0)
-		goto fail;
+	if (att_fill(fd, 0, size, 0xff3060c0) ||
+	    (seals && fcntl(fd, F_ADD_SEALS, seals) < 0)) {
+		close(fd);
+		return -1;
+	}
 	return fd;
-fail:
-	close(fd);
-	return -1;
 }
 
 int att_memfd_or_fail(struct outcome *o, size_t size, unsigned int mfd_flags,
