@@ -52,11 +52,23 @@ static void vlog(const struct options *o, const char *fmt, ...)
 }
 enum verdict { CONN_OK, CONN_STALLED, CONN_NOCONNECT };
 
+/* The display is object 1; ask it for the registry, object 2. */
+static void get_registry(struct conn *c)
+{
+	struct msg m = { .len = 8 };
+
+	c->obj[1] = (struct object){ .iface = &wl_display_interface, .version = 1,
+				     .live = true };
+	c->next_id = 2;
+	put32(&m, c->next_id);
+	new_object(c, c->next_id++, &wl_registry_interface, 1);
+	send_msg(c, &m, 1, WL_DISPLAY_GET_REGISTRY);
+}
+
 static enum verdict fuzz_connection(const struct options *o, uint64_t index,
 				    struct stats *st, uint64_t budget)
 {
 	static struct conn c;	/* large: not on the stack */
-	struct msg m = { .len = 8 };
 	static const unsigned levels[] = { 0, 2, 10, 30, 100, 300 };
 	uint64_t n;
 	enum verdict v = CONN_OK;
@@ -70,11 +82,7 @@ static enum verdict fuzz_connection(const struct options *o, uint64_t index,
 	if (c.fd < 0)
 		return CONN_NOCONNECT;
 	fcntl(c.fd, F_SETFL, O_NONBLOCK);
-	c.obj[1] = (struct object){ .iface = &wl_display_interface, .version = 1, .live = true };
-	c.next_id = 2;
-	put32(&m, c.next_id);
-	new_object(&c, c.next_id++, &wl_registry_interface, 1);
-	send_msg(&c, &m, 1, WL_DISPLAY_GET_REGISTRY);
+	get_registry(&c);
 	st->requests++;
 	if (!roundtrip(&c, o->timeout_ms)) {
 		v = c.dead ? CONN_OK : CONN_STALLED;
@@ -114,7 +122,6 @@ out:
 static bool probe(const struct options *o, char *why, size_t len)
 {
 	static struct conn c;
-	struct msg m = { .len = 8 };
 
 	memset(&c, 0, sizeof(c));
 	c.fd = connect_socket(o->socket);
@@ -122,11 +129,7 @@ static bool probe(const struct options *o, char *why, size_t len)
 		snprintf(why, len, "cannot connect: %s", strerror(errno));
 		return false;
 	}
-	c.obj[1] = (struct object){ .iface = &wl_display_interface, .version = 1, .live = true };
-	c.next_id = 2;
-	put32(&m, c.next_id);
-	new_object(&c, c.next_id++, &wl_registry_interface, 1);
-	send_msg(&c, &m, 1, WL_DISPLAY_GET_REGISTRY);
+	get_registry(&c);
 	if (!roundtrip(&c, o->timeout_ms)) {
 		snprintf(why, len, "wl_display.sync not answered within %d ms%s%s",
 			 o->timeout_ms, c.error[0] ? ": " : "", c.error);

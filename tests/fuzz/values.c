@@ -13,10 +13,7 @@
 #include <unistd.h>
 
 #include "fuzz.h"
-
-#ifndef MFD_ALLOW_SEALING
-#define MFD_ALLOW_SEALING 0x0002U
-#endif
+#include "wlseal-seals.h"
 
 /* ---- values ---- */
 
@@ -50,14 +47,10 @@ int32_t gentle_int(struct rng *r)
 
 int memfd_of_size(struct rng *r, off_t size, unsigned seals)
 {
-	int fd = memfd_create("wlseal-fuzz", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	int fd = wlseal_memfd_create_upstream("wlseal-fuzz", (uint64_t)size);
 
 	if (fd < 0)
 		return -1;
-	if (size > 0 && ftruncate(fd, size) < 0) {
-		close(fd);
-		return -1;
-	}
 	/* Some content, so that reads see more than holes. */
 	if (size >= 4096 && chance(r, 500)) {
 		char page[4096];
