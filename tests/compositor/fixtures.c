@@ -5,7 +5,6 @@
  * real client (wlseal-client) and reading the compositor's screenshots.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,14 +14,6 @@
 #include "test-compositor.h"
 
 /* ---- a raw client, to send exactly the requests a test needs ---- */
-
-char last_client_log[1024];
-
-/* libwayland-client logs the protocol error text here; keep it. */
-static void client_log(const char *fmt, va_list ap)
-{
-	vsnprintf(last_client_log, sizeof(last_client_log), fmt, ap);
-}
 
 static void reg_global(void *data, struct wl_registry *r, uint32_t name,
 		       const char *iface, uint32_t version)
@@ -50,10 +41,7 @@ static const struct wl_registry_listener reg_listener = {
 void raw_connect(struct raw *raw)
 {
 	memset(raw, 0, sizeof(*raw));
-	wl_log_set_handler_client(client_log);
-	raw->display = wl_display_connect(NULL);
-	if (!raw->display)
-		fail("cannot connect: %s", strerror(errno));
+	raw->display = connect_display();
 	raw->registry = wl_display_get_registry(raw->display);
 	wl_registry_add_listener(raw->registry, &reg_listener, raw);
 	if (wl_display_roundtrip(raw->display) < 0 || !raw->shm || !raw->compositor)

@@ -12,6 +12,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <wayland-client.h>
+
 #include "harness.h"
 #include "memfd.h"
 #include "wlseal-seals.h"
@@ -300,6 +302,25 @@ void comp_stop(struct comp *c)
 		fail("compositor did not exit on SIGTERM");
 	if (!WIFEXITED(c->p.status) || WEXITSTATUS(c->p.status) != 0)
 		fail("compositor exit status 0x%x", c->p.status);
+}
+
+char last_client_log[1024];
+
+/* libwayland-client logs the protocol error text here; keep it. */
+static void client_log(const char *fmt, va_list ap)
+{
+	vsnprintf(last_client_log, sizeof(last_client_log), fmt, ap);
+}
+
+struct wl_display *connect_display(void)
+{
+	struct wl_display *d;
+
+	wl_log_set_handler_client(client_log);
+	d = wl_display_connect(NULL);
+	if (!d)
+		fail("cannot connect: %s", strerror(errno));
+	return d;
 }
 
 int make_memfd(size_t size, int seals)

@@ -62,6 +62,12 @@ bool proc_contains(struct proc *p, const char *needle);
 void comp_start(struct comp *c, const char *const extra[]);
 void comp_stop(struct comp *c);
 
+/* The last line libwayland-client logged: a protocol error's text. */
+extern char last_client_log[1024];
+/* wl_display_connect(NULL) with libwayland-client's log kept in
+ * last_client_log; fails the test when it cannot connect. */
+struct wl_display *connect_display(void);
+
 /* A memfd of @size bytes with @seals added (-1: without MFD_ALLOW_SEALING);
  * fails the test when it cannot make one. */
 int make_memfd(size_t size, int seals);

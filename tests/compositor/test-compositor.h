@@ -23,9 +23,6 @@ struct raw {
 	struct wl_compositor *compositor;
 };
 
-/* The last line libwayland-client logged: a protocol error's text. */
-extern char last_client_log[1024];
-
 void raw_connect(struct raw *raw);
 void raw_disconnect(struct raw *raw);
 /* The connection must be alive: a roundtrip succeeds. */

@@ -12,7 +12,6 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,13 +48,6 @@ struct raw {
 	uint32_t required, accepted, flags;
 	uint64_t max;
 };
-
-static char last_client_log[1024];
-
-static void client_log(const char *fmt, va_list ap)
-{
-	vsnprintf(last_client_log, sizeof(last_client_log), fmt, ap);
-}
 
 static void policy_event(void *data, struct wlseal_shm_policy_v1 *p,
 			 uint32_t required, uint32_t accepted, uint32_t max_hi,
@@ -138,10 +130,7 @@ static void raw_connect(struct raw *raw, bool bind_policy)
 {
 	memset(raw, 0, sizeof(*raw));
 	raw->bind_policy = bind_policy;
-	wl_log_set_handler_client(client_log);
-	raw->display = wl_display_connect(NULL);
-	if (!raw->display)
-		fail("cannot connect: %s", strerror(errno));
+	raw->display = connect_display();
 	raw->registry = wl_display_get_registry(raw->display);
 	wl_registry_add_listener(raw->registry, &reg_listener, raw);
 	if (wl_display_roundtrip(raw->display) < 0 || !raw->shm)
