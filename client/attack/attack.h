@@ -103,23 +103,39 @@ struct scenario {
 /* scenarios.c: every scenario, sorted by category and source line. */
 const struct scenario *const *att_scenarios(size_t *n);
 
-/* attack.c: connection and outcome helpers. */
+/* outcome.c: notes, libwayland's log, the verdict. */
+/* Keep the error lines libwayland logs (on stderr too with @verbose). */
+void att_log_init(bool verbose);
 void att_note(struct outcome *o, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void att_fail_setup(struct outcome *o, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+void att_conclude(struct attack *a, struct outcome *o);
+bool att_alive(struct attack *a);
+
+/* harness.c: the connection. */
+int64_t att_now_ms(void);
 /* A second, well-behaved connection (the probe's kind). */
 int att_connect(struct attack *a);
 void att_disconnect(struct attack *a);
+/* wl_display.sync answered within @timeout_ms: 0, 1 on timeout, -1 when
+ * the connection failed. */
+int att_roundtrip_display(struct wl_display *d, int timeout_ms);
 int att_roundtrip(struct attack *a);
 int att_dispatch_until(struct attack *a, bool *flag);
 int att_window(struct attack *a);
 int att_present(struct attack *a, struct wl_buffer *buffer, int w, int h);
-void att_conclude(struct attack *a, struct outcome *o);
-bool att_alive(struct attack *a);
 int att_raw_fd(struct attack *a);
 
-/* Files: a memfd of size bytes filled with a pattern, optionally sealed. */
+/* probe.c: frames a fresh, well-behaved client gets (@why says what
+ * stopped it, @worst_ms is the slowest frame after the first). */
+int att_probe_frames(int want, int timeout_ms, char *why, size_t whylen,
+		     int *worst_ms);
+
+/* harness.c, files: a memfd of size bytes, sealable when mfd_flags is
+ * MFD_ALLOW_SEALING (common/memfd.c's upstream path), not filled. */
+int att_memfd_sparse(size_t size, unsigned int mfd_flags);
+/* The same, filled with a pattern, optionally sealed. */
 int att_memfd(size_t size, unsigned int mfd_flags, int seals);
 /* att_memfd(), and on failure the outcome says so (fail_setup). */
 int att_memfd_or_fail(struct outcome *o, size_t size, unsigned int mfd_flags,

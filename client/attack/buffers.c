@@ -22,12 +22,10 @@ ATT_SCENARIO(run_empty_file, "empty-file",
 	     "SHRINK-sealed but empty file (Smithay #834: zero-length file crashed anvil)",
 	     POOL_REFUSED(MSG_TOO_SMALL))
 {
-	int fd = memfd_create("wlseal-attack", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	int fd = att_memfd_or_fail(o, 0, MFD_ALLOW_SEALING, F_SEAL_SHRINK);
 
-	if (fd < 0 || fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK) < 0) {
-		att_fail_setup(o, "memfd: %s", strerror(errno));
+	if (fd < 0)
 		return;
-	}
 	att_show_and_close(a, o, fd);
 }
 
@@ -154,11 +152,10 @@ ATT_SCENARIO(run_pool_size_int32_max, "pool-size-int32-max",
 	     "sealed sparse file and pool of INT32_MAX bytes, buffer at the top: legal, must not overflow",
 	     ACCEPTED)
 {
-	int fd = memfd_create("wlseal-attack", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	int fd = att_memfd_sparse(INT32_MAX, MFD_ALLOW_SEALING);
 	int32_t off = (INT32_MAX - ATT_SIZE) & ~4095;
 
-	if (fd < 0 || ftruncate(fd, INT32_MAX) < 0 ||
-	    att_fill(fd, (size_t)off, ATT_SIZE, 0xffc0c000) ||
+	if (fd < 0 || att_fill(fd, (size_t)off, ATT_SIZE, 0xffc0c000) ||
 	    fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK) < 0) {
 		att_fail_setup(o, "sparse memfd: %s", strerror(errno));
 		if (fd >= 0)
@@ -177,12 +174,11 @@ ATT_SCENARIO(run_huge_buffer, "huge-buffer",
 	     ACCEPTED)
 {
 	const int32_t side = 8192, stride = side * 4;
-	int fd = memfd_create("wlseal-attack", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	int fd = att_memfd_sparse((size_t)stride * side, MFD_ALLOW_SEALING);
 	struct wl_shm_pool *pool;
 	struct wl_buffer *buf;
 
-	if (fd < 0 || ftruncate(fd, (off_t)stride * side) < 0 ||
-	    fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW) < 0) {
+	if (fd < 0 || fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW) < 0) {
 		att_fail_setup(o, "sparse memfd: %s", strerror(errno));
 		if (fd >= 0)
 			close(fd);

@@ -124,6 +124,34 @@ ATT_SCENARIO(run_pool_object_lockout, "pool-object-lockout",
 }
 
 /*
+ * Beside the heavy connections a well-behaved one must still create a pool
+ * and get a frame (asserted: a setup failure otherwise).
+ */
+static void beside_the_heavy(struct attack *a, struct outcome *o)
+{
+	struct attack good = { .timeout_ms = a->timeout_ms };
+	struct wl_shm_pool *pool;
+	struct wl_buffer *buf;
+	int fd;
+
+	if (att_connect(&good) != 0) {
+		att_fail_setup(o, "a well-behaved connection could not connect");
+		return;
+	}
+	fd = att_memfd(ATT_SIZE, MFD_ALLOW_SEALING, F_SEAL_SHRINK | F_SEAL_GROW);
+	pool = wl_shm_create_pool(good.shm, fd, ATT_SIZE);
+	close(fd);
+	buf = wl_shm_pool_create_buffer(pool, 0, ATT_W, ATT_H, ATT_STRIDE, XRGB);
+	if (att_window(&good) != 0 || att_present(&good, buf, ATT_W, ATT_H) != 0)
+		att_fail_setup(o, "the well-behaved connection got no frame beside the heavy ones (%s)",
+			       wl_display_get_error(good.display) ?
+				       "refused" : "timeout");
+	else
+		att_note(o, "a well-behaved connection got its pool and a frame");
+	att_disconnect(&good);
+}
+
+/*
  * Fairness: 24 connections, each within its own budget (1000 live pools,
  * resources kept, so each holds 1000 of the compositor's fds and
  * mappings): together more than the compositor's fd table. They ask
@@ -139,9 +167,6 @@ ATT_SCENARIO(run_many_clients_pools, "many-clients-pools",
 	     SURVIVES)
 {
 	static struct attack heavy[HEAVY_CONNECTIONS];
-	struct attack good = { .timeout_ms = a->timeout_ms };
-	struct wl_shm_pool *pool;
-	struct wl_buffer *buf;
 	int fd, c, refused = 0;
 
 	raise_nofile();
@@ -172,21 +197,7 @@ ATT_SCENARIO(run_many_clients_pools, "many-clients-pools",
 			refused++;
 	}
 	att_note(o, "%d of %d heavy connections disconnected", refused, c);
-	if (att_connect(&good) != 0) {
-		att_fail_setup(o, "a well-behaved connection could not connect");
-		goto out;
-	}
-	fd = att_memfd(ATT_SIZE, MFD_ALLOW_SEALING, F_SEAL_SHRINK | F_SEAL_GROW);
-	pool = wl_shm_create_pool(good.shm, fd, ATT_SIZE);
-	close(fd);
-	buf = wl_shm_pool_create_buffer(pool, 0, ATT_W, ATT_H, ATT_STRIDE, XRGB);
-	if (att_window(&good) != 0 || att_present(&good, buf, ATT_W, ATT_H) != 0)
-		att_fail_setup(o, "the well-behaved connection got no frame beside the heavy ones (%s)",
-			       wl_display_get_error(good.display) ?
-				       "refused" : "timeout");
-	else
-		att_note(o, "a well-behaved connection got its pool and a frame");
-	att_disconnect(&good);
+	beside_the_heavy(a, o);
 out:
 	for (int i = 0; i < c && i < HEAVY_CONNECTIONS; i++)
 		att_disconnect(&heavy[i]);
@@ -208,9 +219,7 @@ ATT_SCENARIO(run_many_clients_mappings, "many-clients-mappings",
 	     SURVIVES)
 {
 	static struct attack heavy[MAPPING_CONNECTIONS];
-	struct attack good = { .timeout_ms = a->timeout_ms };
 	struct wl_shm_pool *pool;
-	struct wl_buffer *buf;
 	int fd, c, gone = 0;
 
 	raise_nofile();
@@ -239,21 +248,7 @@ ATT_SCENARIO(run_many_clients_mappings, "many-clients-mappings",
 			gone++;
 	}
 	att_note(o, "%d of %d heavy connections refused", gone, c);
-	if (att_connect(&good) != 0) {
-		att_fail_setup(o, "a well-behaved connection could not connect");
-		goto out;
-	}
-	fd = att_memfd(ATT_SIZE, MFD_ALLOW_SEALING, F_SEAL_SHRINK | F_SEAL_GROW);
-	pool = wl_shm_create_pool(good.shm, fd, ATT_SIZE);
-	close(fd);
-	buf = wl_shm_pool_create_buffer(pool, 0, ATT_W, ATT_H, ATT_STRIDE, XRGB);
-	if (att_window(&good) != 0 || att_present(&good, buf, ATT_W, ATT_H) != 0)
-		att_fail_setup(o, "the well-behaved connection got no frame beside the heavy ones (%s)",
-			       wl_display_get_error(good.display) ?
-				       "refused" : "timeout");
-	else
-		att_note(o, "a well-behaved connection got its pool and a frame");
-	att_disconnect(&good);
+	beside_the_heavy(a, o);
 out:
 	for (int i = 0; i < c && i < MAPPING_CONNECTIONS; i++)
 		att_disconnect(&heavy[i]);

@@ -83,12 +83,11 @@ static void policy_create_pool(struct wl_client *client,
 	struct wlseal_pool *pool;
 
 	if (size <= 0) {
-		wlseal_shm_log(client, "refused client pid=%d "
-			       "wlseal_shm_policy_v1.create_pool: invalid pool size %d",
-			       (int)wlseal_client_pid(client), size);
-		wl_resource_post_error(resource,
-				       WLSEAL_SHM_POLICY_V1_ERROR_INVALID_SIZE,
-				       "invalid pool size %d", size);
+		char why[64];
+
+		snprintf(why, sizeof(why), "invalid pool size %d", size);
+		wlseal_shm_refuse(resource, WLSEAL_SHM_POLICY_V1_ERROR_INVALID_SIZE,
+				  "wlseal_shm_policy_v1.create_pool", why);
 		close(fd);
 		return;
 	}

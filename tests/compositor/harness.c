@@ -12,7 +12,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <wayland-client.h>
+
 #include "harness.h"
+#include "memfd.h"
+#include "wlseal-seals.h"
 
 #define MAX_PROCS 16
 static struct proc *procs[MAX_PROCS];
@@ -135,6 +139,18 @@ void proc_spawn(struct proc *p, char *const argv[])
 	p->buf = malloc(p->cap);
 	if (nprocs < MAX_PROCS)
 		procs[nprocs++] = p;
+}
+
+void client_spawn(struct proc *p, const char *const extra[])
+{
+	char *argv[16];
+	int n = 0;
+
+	argv[n++] = (char *)bin_client();
+	while (extra && *extra && n < 15)
+		argv[n++] = (char *)*extra++;
+	argv[n] = NULL;
+	proc_spawn(p, argv);
 }
 
 static long long now_ms(void)
@@ -286,6 +302,46 @@ void comp_stop(struct comp *c)
 		fail("compositor did not exit on SIGTERM");
 	if (!WIFEXITED(c->p.status) || WEXITSTATUS(c->p.status) != 0)
 		fail("compositor exit status 0x%x", c->p.status);
+}
+
+char last_client_log[1024];
+
+/* libwayland-client logs the protocol error text here; keep it. */
+static void client_log(const char *fmt, va_list ap)
+{
+	vsnprintf(last_client_log, sizeof(last_client_log), fmt, ap);
+}
+
+struct wl_display *connect_display(void)
+{
+	struct wl_display *d;
+
+	wl_log_set_handler_client(client_log);
+	d = wl_display_connect(NULL);
+	if (!d)
+		fail("cannot connect: %s", strerror(errno));
+	return d;
+}
+
+int make_memfd(size_t size, int seals)
+{
+	const char *failed = "memfd_create";
+	int fd;
+
+	if (seals < 0) {
+		fd = memfd_create("wlseal-test", MFD_CLOEXEC);
+		if (fd < 0 || ftruncate(fd, (off_t)size) < 0)
+			fail("memfd: %s", strerror(errno));
+		return fd;
+	}
+	fd = wlseal_memfd_new(WLSEAL_SEAL_API_UPSTREAM, "wlseal-test", size,
+			      &failed);
+	if (fd < 0)
+		fail("memfd: %s: %s", failed, strerror(errno));
+	if (seals > 0 &&
+	    !wlseal_memfd_seal(WLSEAL_SEAL_API_UPSTREAM, fd, seals, &failed))
+		fail("%s 0x%x: %s", failed, seals, strerror(errno));
+	return fd;
 }
 
 bool has_signal_handler(pid_t pid, int sig)

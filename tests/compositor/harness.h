@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * harness.h - run wlseal-compositor and clients from a host test.
+ * harness.h - run wlseal-compositor and clients from a host test, and make
+ * the memfds they pass.
  *
  * Every test gets its own XDG_RUNTIME_DIR and socket, so tests run in
  * parallel. Waiting is always for a real condition (a line in a child's
@@ -43,6 +44,8 @@ const char *bin_client(void);
 
 /* Starts a child with argv; NULL-terminated. Output captured. */
 void proc_spawn(struct proc *p, char *const argv[]);
+/* Starts wlseal-client with @extra (NULL-terminated, may be NULL). */
+void client_spawn(struct proc *p, const char *const extra[]);
 /* Finds @needle at or after *from; returns the line holding it (copied to
  * @line) and moves *from past it. Waits up to @timeout_ms. */
 bool proc_wait(struct proc *p, size_t *from, const char *needle,
@@ -58,6 +61,16 @@ bool proc_contains(struct proc *p, const char *needle);
  * every later child. Returns once it printed "ready". */
 void comp_start(struct comp *c, const char *const extra[]);
 void comp_stop(struct comp *c);
+
+/* The last line libwayland-client logged: a protocol error's text. */
+extern char last_client_log[1024];
+/* wl_display_connect(NULL) with libwayland-client's log kept in
+ * last_client_log; fails the test when it cannot connect. */
+struct wl_display *connect_display(void);
+
+/* A memfd of @size bytes with @seals added (-1: without MFD_ALLOW_SEALING);
+ * fails the test when it cannot make one. */
+int make_memfd(size_t size, int seals);
 
 /* Bit of @sig in the SigCgt mask of @pid. */
 bool has_signal_handler(pid_t pid, int sig);

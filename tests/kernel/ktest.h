@@ -80,9 +80,9 @@ static inline int ktest_done(int planned)
 /* A sealable memfd of @size bytes, created with the upstream API. */
 static inline int ktest_memfd(const char *name, off_t size)
 {
-	int fd = memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	int fd = wlseal_memfd_create_upstream(name, (uint64_t)size);
 
-	if (fd < 0 || ftruncate(fd, size) < 0)
+	if (fd < 0)
 		ktest_bail("memfd_create(%s)", name);
 	return fd;
 }

@@ -15,6 +15,7 @@
 #include <sys/socket.h>
 #include <sys/wait.h>
 
+#include "fdpass.h"
 #include "ktest.h"
 
 #define SZ 8192
@@ -123,22 +124,11 @@ static void drop_map(struct blocker *b)
 /* An fd sent over a socket and not yet received. */
 static void make_scm_rights(struct blocker *b, int fd)
 {
-	char cbuf[CMSG_SPACE(sizeof(int))] = { 0 };
-	struct iovec iov = { .iov_base = "x", .iov_len = 1 };
-	struct msghdr msg = {
-		.msg_iov = &iov, .msg_iovlen = 1,
-		.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
-	};
-	struct cmsghdr *cm = CMSG_FIRSTHDR(&msg);
 	int sv[2];
 
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
 		ktest_bail("socketpair");
-	cm->cmsg_level = SOL_SOCKET;
-	cm->cmsg_type = SCM_RIGHTS;
-	cm->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(cm), &fd, sizeof(int));
-	if (sendmsg(sv[0], &msg, 0) != 1)
+	if (fdpass_send(sv[0], "x", 1, fd, 0) != 1)
 		ktest_bail("sendmsg");
 	b->fd = sv[0];
 	b->fd2 = sv[1];
@@ -147,23 +137,13 @@ static void make_scm_rights(struct blocker *b, int fd)
 /* Receive the fd, then close it and both sockets. */
 static void drop_scm_rights(struct blocker *b)
 {
-	char cbuf[CMSG_SPACE(sizeof(int))] = { 0 };
 	char c;
-	struct iovec iov = { .iov_base = &c, .iov_len = 1 };
-	struct msghdr msg = {
-		.msg_iov = &iov, .msg_iovlen = 1,
-		.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
-	};
-	struct cmsghdr *cm;
-	int got;
+	int got = -1;
 
-	if (recvmsg(b->fd2, &msg, MSG_CMSG_CLOEXEC) != 1)
+	if (fdpass_recv(b->fd2, &c, 1, &got, MSG_CMSG_CLOEXEC) != 1)
 		ktest_bail("recvmsg");
-	cm = CMSG_FIRSTHDR(&msg);
-	if (cm && cm->cmsg_type == SCM_RIGHTS) {
-		memcpy(&got, CMSG_DATA(cm), sizeof(int));
+	if (got >= 0)
 		close(got);
-	}
 	close(b->fd);
 	close(b->fd2);
 }

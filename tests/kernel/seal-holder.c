@@ -34,6 +34,7 @@
 #include <sys/wait.h>
 #include <time.h>
 
+#include "fdpass.h"
 #include "ktest.h"
 
 #define PAGES 64
@@ -52,45 +53,18 @@ struct hmsg {
 
 static int msg_send(int s, const struct hmsg *m, int fd)
 {
-	char cbuf[CMSG_SPACE(sizeof(int))] = { 0 };
-	struct iovec iov = { .iov_base = (void *)m, .iov_len = sizeof(*m) };
-	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
-	struct cmsghdr *cm;
-
-	if (fd >= 0) {
-		msg.msg_control = cbuf;
-		msg.msg_controllen = sizeof(cbuf);
-		cm = CMSG_FIRSTHDR(&msg);
-		cm->cmsg_level = SOL_SOCKET;
-		cm->cmsg_type = SCM_RIGHTS;
-		cm->cmsg_len = CMSG_LEN(sizeof(int));
-		memcpy(CMSG_DATA(cm), &fd, sizeof(int));
-	}
-	return sendmsg(s, &msg, MSG_NOSIGNAL) == (ssize_t)sizeof(*m) ? 0 : -1;
+	return fdpass_send(s, m, sizeof(*m), fd, MSG_NOSIGNAL) ==
+	       (ssize_t)sizeof(*m) ? 0 : -1;
 }
 
 /* 0, or -1 if nothing is there (MSG_DONTWAIT), or -2 at EOF or error. */
 static int msg_recv(int s, struct hmsg *m, int *fd, int flags)
 {
-	ssize_t n;
+	ssize_t n = fdpass_recv(s, m, sizeof(*m), fd, MSG_CMSG_CLOEXEC | flags);
 
-	char cbuf[CMSG_SPACE(sizeof(int))] = { 0 };
-	struct iovec iov = { .iov_base = m, .iov_len = sizeof(*m) };
-	struct msghdr msg = {
-		.msg_iov = &iov, .msg_iovlen = 1,
-		.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
-	};
-	struct cmsghdr *cm;
-
-	n = recvmsg(s, &msg, MSG_CMSG_CLOEXEC | flags);
 	if (n < 0 && (errno == EAGAIN || errno == EINTR))
 		return -1;
-	if (n != (ssize_t)sizeof(*m))
-		return -2;
-	cm = CMSG_FIRSTHDR(&msg);
-	if (fd && cm && cm->cmsg_type == SCM_RIGHTS)
-		memcpy(fd, CMSG_DATA(cm), sizeof(int));
-	return 0;
+	return n == (ssize_t)sizeof(*m) ? 0 : -2;
 }
 
 static double now(void)

@@ -18,6 +18,7 @@
 #include <sys/socket.h>
 #include <sys/wait.h>
 
+#include "fdpass.h"
 #include "ktest.h"
 
 #define SZ (64 * 1024)
@@ -174,28 +175,13 @@ static void *scm_receiver(void *arg)
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
 		return NULL;
 	while (!atomic_load(&stop)) {
-		char cbuf[CMSG_SPACE(sizeof(int))] = { 0 }, c = 'x';
-		struct iovec iov = { .iov_base = &c, .iov_len = 1 };
-		struct msghdr msg = {
-			.msg_iov = &iov, .msg_iovlen = 1,
-			.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
-		};
-		struct cmsghdr *cm = CMSG_FIRSTHDR(&msg);
+		char c = 'x';
 		int f = -1;
 
-		cm->cmsg_level = SOL_SOCKET;
-		cm->cmsg_type = SCM_RIGHTS;
-		cm->cmsg_len = CMSG_LEN(sizeof(int));
-		memcpy(CMSG_DATA(cm), &fd, sizeof(int));
-		if (sendmsg(sv[0], &msg, 0) != 1)
+		if (fdpass_send(sv[0], &c, 1, fd, 0) != 1)
 			break;
-		memset(cbuf, 0, sizeof(cbuf));
-		msg.msg_controllen = sizeof(cbuf);
-		if (recvmsg(sv[1], &msg, MSG_CMSG_CLOEXEC) != 1)
+		if (fdpass_recv(sv[1], &c, 1, &f, MSG_CMSG_CLOEXEC) != 1)
 			break;
-		cm = CMSG_FIRSTHDR(&msg);
-		if (cm && cm->cmsg_type == SCM_RIGHTS)
-			memcpy(&f, CMSG_DATA(cm), sizeof(int));
 		if (f >= 0) {
 			watch(f, &scm_violations);
 			close(f);

@@ -37,6 +37,7 @@
 #include <sys/wait.h>
 #include <time.h>
 
+#include "fdpass.h"
 #include "ktest.h"
 
 #define SZ (1 << 20)
@@ -52,39 +53,16 @@ enum outcome { REFUSED, LIFTED, NOT_SET_UP };
 
 static int sfd_send(int s, int fd, char c)
 {
-	char cbuf[CMSG_SPACE(sizeof(int))] = { 0 };
-	struct iovec iov = { .iov_base = &c, .iov_len = 1 };
-	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
-	struct cmsghdr *cm;
-
-	if (fd >= 0) {
-		msg.msg_control = cbuf;
-		msg.msg_controllen = sizeof(cbuf);
-		cm = CMSG_FIRSTHDR(&msg);
-		cm->cmsg_level = SOL_SOCKET;
-		cm->cmsg_type = SCM_RIGHTS;
-		cm->cmsg_len = CMSG_LEN(sizeof(int));
-		memcpy(CMSG_DATA(cm), &fd, sizeof(int));
-	}
-	return sendmsg(s, &msg, MSG_NOSIGNAL) == 1 ? 0 : -1;
+	return fdpass_send(s, &c, 1, fd, MSG_NOSIGNAL) == 1 ? 0 : -1;
 }
 
 /* Receive one byte (and an fd into *@fd if @fd). Returns the byte or -1. */
 static int sfd_recv(int s, int *fd)
 {
-	char cbuf[CMSG_SPACE(sizeof(int))] = { 0 }, c;
-	struct iovec iov = { .iov_base = &c, .iov_len = 1 };
-	struct msghdr msg = {
-		.msg_iov = &iov, .msg_iovlen = 1,
-		.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
-	};
-	struct cmsghdr *cm;
+	char c;
 
-	if (recvmsg(s, &msg, MSG_CMSG_CLOEXEC) != 1)
+	if (fdpass_recv(s, &c, 1, fd, MSG_CMSG_CLOEXEC) != 1)
 		return -1;
-	cm = CMSG_FIRSTHDR(&msg);
-	if (fd && cm && cm->cmsg_type == SCM_RIGHTS)
-		memcpy(fd, CMSG_DATA(cm), sizeof(int));
 	return (unsigned char)c;
 }
 

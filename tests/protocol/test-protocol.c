@@ -12,11 +12,9 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -50,13 +48,6 @@ struct raw {
 	uint32_t required, accepted, flags;
 	uint64_t max;
 };
-
-static char last_client_log[1024];
-
-static void client_log(const char *fmt, va_list ap)
-{
-	vsnprintf(last_client_log, sizeof(last_client_log), fmt, ap);
-}
 
 static void policy_event(void *data, struct wlseal_shm_policy_v1 *p,
 			 uint32_t required, uint32_t accepted, uint32_t max_hi,
@@ -139,10 +130,7 @@ static void raw_connect(struct raw *raw, bool bind_policy)
 {
 	memset(raw, 0, sizeof(*raw));
 	raw->bind_policy = bind_policy;
-	wl_log_set_handler_client(client_log);
-	raw->display = wl_display_connect(NULL);
-	if (!raw->display)
-		fail("cannot connect: %s", strerror(errno));
+	raw->display = connect_display();
 	raw->registry = wl_display_get_registry(raw->display);
 	wl_registry_add_listener(raw->registry, &reg_listener, raw);
 	if (wl_display_roundtrip(raw->display) < 0 || !raw->shm)
@@ -151,17 +139,6 @@ static void raw_connect(struct raw *raw, bool bind_policy)
 		fail("the compositor offers no wlseal_shm_policy_v1");
 	if (bind_policy && !dispatch_until(raw, &raw->policies, 0))
 		fail("no policy event after bind");
-}
-
-static int make_memfd(size_t size, int seals)
-{
-	int fd = memfd_create("wlseal-test", MFD_CLOEXEC | MFD_ALLOW_SEALING);
-
-	if (fd < 0 || ftruncate(fd, (off_t)size) < 0)
-		fail("memfd: %s", strerror(errno));
-	if (seals > 0 && fcntl(fd, F_ADD_SEALS, seals) < 0)
-		fail("F_ADD_SEALS 0x%x: %s", seals, strerror(errno));
-	return fd;
 }
 
 struct answer {
@@ -429,14 +406,7 @@ static void test_policy_change(void)
 
 static void run_client(struct proc *p, const char *const args[])
 {
-	char *argv[16];
-	int n = 0;
-
-	argv[n++] = (char *)bin_client();
-	while (*args && n < 15)
-		argv[n++] = (char *)*args++;
-	argv[n] = NULL;
-	proc_spawn(p, argv);
+	client_spawn(p, args);
 	if (!proc_wait_exit(p, TIMEOUT_MS))
 		fail("wlseal-client did not exit");
 }
