@@ -10,7 +10,9 @@
  * RSS would stay at the attacker's high-water mark for good: memory it is
  * charged for on behalf of a client that no longer exists.
  *
- * One second after a client disconnects, malloc_trim(0) returns every
+ * One second after a client disconnects (and once the pools it left are
+ * released, which shm/pool.c spreads over loop turns), malloc_trim(0)
+ * returns every
  * whole free page (also in the middle of a heap, by MADV_DONTNEED). The
  * timer is armed only when it is not already pending, so a storm of
  * connections costs one trim per second at most, and a trim costs time
@@ -29,6 +31,8 @@
 
 static struct wl_event_source *trim_timer;
 static bool trim_pending;
+static bool (*still_freeing)(void *data);
+static void *still_freeing_data;
 
 /* Resident set in KiB, from /proc/self/statm (0 when unreadable). */
 static long rss_kib(void)
@@ -49,6 +53,12 @@ static int trim(void *data)
 	long before = rss_kib();
 
 	(void)data;
+	if (still_freeing && still_freeing(still_freeing_data)) {
+		/* Pools of departed clients are still being released
+		 * (shm/pool.c's reaper): trim once that is done. */
+		wl_event_source_timer_update(trim_timer, 100);
+		return 0;
+	}
 	trim_pending = false;
 	malloc_trim(0);
 	wlseal_log("heap trimmed after clients left: RSS %ld -> %ld KiB",
@@ -56,8 +66,11 @@ static int trim(void *data)
 	return 0;
 }
 
-bool wlseal_heap_init(struct wl_event_loop *loop)
+bool wlseal_heap_init(struct wl_event_loop *loop,
+		      bool (*busy)(void *data), void *data)
 {
+	still_freeing = busy;
+	still_freeing_data = data;
 	trim_timer = wl_event_loop_add_timer(loop, trim, NULL);
 	return trim_timer != NULL;
 }

@@ -9,7 +9,9 @@
 
 struct wl_event_loop;
 
-bool wlseal_heap_init(struct wl_event_loop *loop);
+/* @busy(@data): memory is still being freed, trim later. */
+bool wlseal_heap_init(struct wl_event_loop *loop,
+		      bool (*busy)(void *data), void *data);
 /* A client is gone: trim the heap a second from now (once per second). */
 void wlseal_heap_client_gone(void);
 void wlseal_heap_finish(void);

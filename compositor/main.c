@@ -55,6 +55,11 @@ static void client_created(struct wl_listener *listener, void *data)
 	wlseal_log("client connected pid=%d", (int)c->pid);
 }
 
+static bool shm_releasing(void *data)
+{
+	return wlseal_shm_releasing(data);
+}
+
 static int on_term(int sig, void *data)
 {
 	struct wlseal_server *server = data;
@@ -372,7 +377,7 @@ int main(int argc, char **argv)
 	    !wlseal_shm_init(&server.shm) || !wlseal_shm_policy_init(&server.shm) ||
 	    !wlseal_xdg_shell_init(&server) ||
 	    !wlseal_presentation_init(&server) ||
-	    !wlseal_heap_init(server.loop)) {
+	    !wlseal_heap_init(server.loop, shm_releasing, &server.shm)) {
 		wlseal_log("cannot create the globals");
 		goto out_backend;
 	}
@@ -421,6 +426,7 @@ int main(int argc, char **argv)
 	ret = 0;
 
 	wl_display_destroy_clients(server.display);
+	wlseal_shm_finish(&server.shm);
 out_backend:
 	/* Event sources are not owned by the loop: remove them ourselves. */
 	if (server.sigterm)

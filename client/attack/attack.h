@@ -21,6 +21,15 @@
 #define ATT_H 64
 #define ATT_STRIDE (ATT_W * 4)
 #define ATT_SIZE (ATT_STRIDE * ATT_H) /* 16 KiB, four pages */
+/*
+ * Requests carrying an fd sent between two roundtrips: fewer than the 28
+ * fds libwayland-client puts in one sendmsg(), so a batch leaves in one
+ * write and a refusal inside it is read before anything more is written.
+ * Writing on after the compositor has closed the connection fails with
+ * EPIPE, which libwayland-client makes fatal before the error event that
+ * explains the refusal is read: the outcome would say "Broken pipe".
+ */
+#define ATT_FD_BATCH 25
 
 enum result {
 	RES_NONE = 0,

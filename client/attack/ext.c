@@ -283,7 +283,7 @@ ATT_SCENARIO(run_ext_log_flood, "ext-log-flood",
 		}
 		wlseal_shm_policy_v1_create_pool(a->shm_policy, fd, 4096);
 		close(fd);
-		if (n % 100 == 99 && att_roundtrip(a) != 0)
+		if (n % ATT_FD_BATCH == ATT_FD_BATCH - 1 && att_roundtrip(a) != 0)
 			return;
 	}
 	att_note(o, "%d refusals asked for", n);

@@ -49,11 +49,17 @@ static int dispatch_until(struct wl_display *d, bool *flag, int timeout_ms)
 		}
 		pfd.events = POLLIN;
 		if (wl_display_flush(d) < 0) {
-			if (errno != EAGAIN) {
+			/* EPIPE: the compositor closed the connection, perhaps
+			 * right after a protocol error that is still unread in
+			 * our socket (a refusal while we kept sending): read on,
+			 * as libwayland's own dispatch does, so the outcome
+			 * names the error, not the broken pipe. */
+			if (errno == EAGAIN) {
+				pfd.events |= POLLOUT;
+			} else if (errno != EPIPE) {
 				wl_display_cancel_read(d);
 				return -1;
 			}
-			pfd.events |= POLLOUT;
 		}
 		left = (int)(deadline - att_now_ms());
 		if (left <= 0) {

@@ -44,7 +44,7 @@ ATT_SCENARIO(run_many_pools, "many-pools",
 		last = wl_shm_create_pool(a->shm, fd, 4096);
 		close(fd);
 		/* Send in batches so the socket's fd queue never overflows. */
-		if (n % 100 == 99 && att_roundtrip(a) != 0)
+		if (n % ATT_FD_BATCH == ATT_FD_BATCH - 1 && att_roundtrip(a) != 0)
 			break;
 	}
 	att_note(o, "%d pools sent", n);
@@ -117,7 +117,7 @@ ATT_SCENARIO(run_pool_object_lockout, "pool-object-lockout",
 		close(fd);
 		wl_shm_pool_create_buffer(pool, 0, 32, 32, 128, XRGB);
 		wl_shm_pool_destroy(pool);
-		if (n % 100 == 99 && att_roundtrip(a) != 0)
+		if (n % ATT_FD_BATCH == ATT_FD_BATCH - 1 && att_roundtrip(a) != 0)
 			break;
 	}
 	att_note(o, "%d pools created and destroyed, buffers kept", n);
@@ -190,7 +190,7 @@ ATT_SCENARIO(run_many_clients_pools, "many-clients-pools",
 			else
 				wl_shm_create_pool(x->shm, fd, 4096);
 			close(fd);
-			if (n % 100 == 99 && att_roundtrip(x) != 0)
+			if (n % ATT_FD_BATCH == ATT_FD_BATCH - 1 && att_roundtrip(x) != 0)
 				break;
 		}
 		if (wl_display_get_error(x->display))
@@ -240,7 +240,7 @@ ATT_SCENARIO(run_many_clients_mappings, "many-clients-mappings",
 			pool = wl_shm_create_pool(x->shm, fd, 4096);
 			wl_shm_pool_create_buffer(pool, 0, 32, 32, 128, XRGB);
 			wl_shm_pool_destroy(pool);
-			if (n % 100 == 99 && att_roundtrip(x) != 0)
+			if (n % ATT_FD_BATCH == ATT_FD_BATCH - 1 && att_roundtrip(x) != 0)
 				break;
 		}
 		close(fd);

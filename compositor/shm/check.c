@@ -113,6 +113,7 @@
 struct wlseal_shm_account {
 	struct wl_listener client_destroy;
 	pid_t pid;
+	bool gone;		/* the client has disconnected */
 	int refs;		/* the client while connected + one per pool */
 	int pools;		/* pool objects: resource or buffers alive */
 	int fds;		/* pools still holding their fd */
@@ -145,6 +146,7 @@ static void account_client_gone(struct wl_listener *listener, void *data)
 		wlseal_log("client pid=%d: %d more refusal lines were not logged",
 			   (int)a->pid, a->log_dropped);
 	wl_list_remove(&a->client_destroy.link);
+	a->gone = true;
 	/* The client's resources (and so its pools) are destroyed after
 	 * this signal; the pools keep the account until then. */
 	account_unref(a);
@@ -427,6 +429,11 @@ void wlseal_shm_uncharge(struct wlseal_shm *shm,
 	shm->totals.pools--;
 	shm->totals.bytes -= map_len;
 	account_unref(a);
+}
+
+bool wlseal_shm_account_gone(const struct wlseal_shm_account *a)
+{
+	return a->gone;
 }
 
 void wlseal_shm_fd_closed(struct wlseal_shm_account *a)

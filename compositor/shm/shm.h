@@ -65,10 +65,19 @@ struct wlseal_shm {
 	int max_pools_per_client;	/* pool objects per client */
 	struct wl_list policy_resources; /* wlseal_shm_policy_v1 resources */
 	struct wlseal_shm_totals totals;
+	/* pool.c: pools of departed clients, released REAP_BATCH a turn */
+	struct wl_list reap;		/* wlseal_pool.reap_link */
+	int reap_len;
+	int reap_efd;			/* readable while reap is not empty */
+	struct wl_event_source *reap_source;
 };
 
 /* wl-shm.c: the wl_shm global (or libwayland's, --shm=libwayland) */
 bool wlseal_shm_init(struct wlseal_shm *shm);
+/* pool.c: after the last client is gone, release everything still
+ * held; and whether pools of departed clients are still being released. */
+void wlseal_shm_finish(struct wlseal_shm *shm);
+bool wlseal_shm_releasing(const struct wlseal_shm *shm);
 
 /* ext-policy.c: the wlseal_shm_policy_v1 global */
 bool wlseal_shm_policy_init(struct wlseal_shm *shm);
@@ -121,6 +130,7 @@ struct wlseal_pool {
 	size_t map_len;	/* size rounded up to the file's page size */
 	size_t page;	/* that page size: 4 KiB, or the huge page size */
 	int refcount;
+	struct wl_list reap_link;	/* shm->reap, once released later */
 };
 
 struct wlseal_shm_buffer {
@@ -148,6 +158,8 @@ struct wlseal_pool *wlseal_pool_new(struct wlseal_shm *shm,
 bool wlseal_pool_bind(struct wlseal_pool *pool, struct wl_client *client,
 		      uint32_t id);
 struct wlseal_shm_buffer *wlseal_shm_buffer_from_resource(struct wl_resource *r);
+/* The reaper of departed clients' pools (pool.c explains it). */
+bool wlseal_pool_reaper_init(struct wlseal_shm *shm);
 
 /*
  * check.c: the one seal check, shared by wl_shm.create_pool,
@@ -184,6 +196,8 @@ void wlseal_shm_charge(struct wlseal_shm *shm,
 void wlseal_shm_uncharge(struct wlseal_shm *shm,
 			 struct wlseal_shm_account *account, size_t map_len,
 			 bool fd_open);
+/* The client of @account has disconnected (its pools may live on). */
+bool wlseal_shm_account_gone(const struct wlseal_shm_account *account);
 /* The pool gave up its fd (its resource is gone). */
 void wlseal_shm_fd_closed(struct wlseal_shm_account *account);
 /* A resize from @from to @to mapped bytes: growing passes the byte

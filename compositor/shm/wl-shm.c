@@ -88,6 +88,9 @@ static void shm_totals_init(struct wlseal_shm_totals *t)
 bool wlseal_shm_init(struct wlseal_shm *shm)
 {
 	shm_totals_init(&shm->totals);
+	shm->reap_efd = -1;
+	if (!wlseal_pool_reaper_init(shm))
+		return false;
 	if (shm->mode == WLSEAL_SHM_LIBWAYLAND) {
 		/* The contrast mode: libwayland's wl_shm, which installs a
 		 * SIGBUS handler the first time it touches a buffer. */

@@ -4,6 +4,7 @@
  * and buffers a raw client gets, which are refused with which error, and
  * that the compositor stays up for the next client.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdint.h>
@@ -281,5 +282,84 @@ void test_permissive(void)
 	close(fd);
 	check(!has_signal_handler(c.p.pid, SIGBUS),
 	      "permissive policy installs no SIGBUS handler either");
+	comp_stop(&c);
+}
+
+/* Open fds of process @pid (-1 when /proc cannot tell). */
+static int count_fds(pid_t pid)
+{
+	char path[64];
+	struct dirent *e;
+	DIR *d;
+	int n = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/fd", (int)pid);
+	d = opendir(path);
+	if (!d)
+		return -1;
+	while ((e = readdir(d)))
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
+/*
+ * A departed client's pools are released a batch per loop turn
+ * (compositor/shm/pool.c, the reaper), not all inside its disconnect:
+ * 200 pools, then the client goes. The verbose log must show the release
+ * in batches of at most 32 whose counts add up to 200, ending at 0 left,
+ * a connected client is served meanwhile, and afterwards every fd the
+ * pools held is closed (the compositor's fd count is back where it was
+ * before the greedy client came).
+ */
+void test_reaper(void)
+{
+	static const char *const verbose[] = { "--verbose", NULL };
+	struct comp c;
+	struct raw greedy, other;
+	size_t from = 0;
+	char line[256];
+	int base, released = 0, batches = 0, left = -1;
+
+	comp_start(&c, verbose);
+	raw_connect(&other);
+	expect_accepted(&other, "a client beside the greedy one");
+	base = count_fds(c.p.pid);
+	raw_connect(&greedy);
+	for (int i = 0; i < 200; i++) {
+		int fd = make_memfd(4096, F_SEAL_SHRINK);
+
+		wl_shm_create_pool(greedy.shm, fd, 4096);
+		close(fd);
+		if (i % 20 == 19)
+			expect_accepted(&greedy, "20 more pools");
+	}
+	check(count_fds(c.p.pid) >= base + 200,
+	      "200 pools hold 200 fds (%d, %d before)", count_fds(c.p.pid), base);
+	raw_disconnect(&greedy);
+	while (left != 0) {
+		int n, l;
+
+		if (!proc_wait(&c.p, &from, "reaper: released ", TIMEOUT_MS,
+			       line, sizeof(line)))
+			fail("no reaper line after the greedy client left "
+			     "(%d released, %d left)", released, left);
+		if (sscanf(strstr(line, "reaper: released "),
+			   "reaper: released %d pools of departed clients, %d left",
+			   &n, &l) != 2)
+			fail("bad reaper line: %s", line);
+		check(n >= 1 && n <= 32, "a batch of %d pools (1..32)", n);
+		released += n;
+		batches++;
+		left = l;
+	}
+	check(released == 200 && batches >= 7,
+	      "200 pools released in %d batches (%d released)", batches, released);
+	expect_accepted(&other, "the other client is served");
+	check(count_fds(c.p.pid) == base,
+	      "every pool fd closed: %d fds, %d before the greedy client",
+	      count_fds(c.p.pid), base);
+	raw_disconnect(&other);
+	expect_alive(&c);
 	comp_stop(&c);
 }

@@ -50,6 +50,7 @@ static const struct harness_test tests[] = {
 	{ "resize-past-file-refused", test_resize_past_file },
 	{ "buffer-overflow-refused", test_buffer_overflow },
 	{ "permissive-policy", test_permissive },
+	{ "departed-pools-reaped", test_reaper },
 	{ "no-sigbus-handler", test_no_sigbus_handler },
 	{ "libwayland-sigbus-handler", test_libwayland_sigbus_handler },
 	{ "screenshot-frame", test_screenshot_frame },

@@ -53,6 +53,7 @@ void test_pool_larger(void);
 void test_resize_past_file(void);
 void test_buffer_overflow(void);
 void test_permissive(void);
+void test_reaper(void);
 
 /* scene-cases.c */
 void test_screenshot_frame(void);
