@@ -286,7 +286,8 @@ static struct wl_subsurface *sub(struct t *t, struct wl_surface *s,
  * 10x10 blue at 5,5 of the child, all synchronized. */
 static void test_offset(void)
 {
-	struct t t;
+	/* static: the harness cleans up through pointers at exit */
+	static struct t t;
 	struct wl_surface *parent, *child, *grand;
 	struct wl_subsurface *cs, *gs;
 
@@ -315,7 +316,8 @@ static void test_offset(void)
 /* Synchronized: the child's commit waits for the parent's. */
 static void test_sync(void)
 {
-	struct t t;
+	/* static: the harness cleans up through pointers at exit */
+	static struct t t;
 	struct wl_surface *parent, *child;
 	struct wl_subsurface *cs;
 
@@ -343,7 +345,8 @@ static void test_sync(void)
 /* Desynchronized: at once, unless an ancestor is synchronized. */
 static void test_desync(void)
 {
-	struct t t;
+	/* static: the harness cleans up through pointers at exit */
+	static struct t t;
 	struct wl_surface *parent, *child, *grand;
 	struct wl_subsurface *cs, *gs;
 
@@ -402,7 +405,8 @@ static void test_desync(void)
 /* set_position waits for the parent; the old place is repainted. */
 static void test_position(void)
 {
-	struct t t;
+	/* static: the harness cleans up through pointers at exit */
+	static struct t t;
 	struct wl_surface *parent, *child;
 	struct wl_subsurface *cs;
 
@@ -442,7 +446,8 @@ static void test_position(void)
 /* place_below / place_above against the parent and a sibling. */
 static void test_stacking(void)
 {
-	struct t t;
+	/* static: the harness cleans up through pointers at exit */
+	static struct t t;
 	struct wl_surface *parent, *a, *b;
 	struct wl_subsurface *as, *bs;
 
@@ -511,7 +516,8 @@ static void expect_error(struct t *t, const char *what, const char *iface,
 
 static void test_errors(void)
 {
-	struct t t;
+	/* static: the harness cleans up through pointers at exit */
+	static struct t t;
 	struct wl_surface *a, *b, *c, *other;
 	struct wl_subsurface *as;
 	struct xdg_surface *xs;
