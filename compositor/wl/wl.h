@@ -103,6 +103,12 @@ void wlseal_region_bound(pixman_region32_t *region);
 /* subcompositor.c: wl_subcompositor and wl_subsurface */
 bool wlseal_subcompositor_init(struct wlseal_server *server);
 
+/* data-device.c: wl_data_device_manager (no selection, no drag) */
+bool wlseal_data_device_init(struct wlseal_server *server);
+
+/* seat.c: the wl_seat global, no devices */
+bool wlseal_seat_init(struct wlseal_server *server);
+
 /* xdg-shell.c */
 bool wlseal_xdg_shell_init(struct wlseal_server *server);
 
