@@ -374,6 +374,8 @@ int main(int argc, char **argv)
 
 	wlseal_repaint_init(&server);
 	if (!wlseal_output_init(&server) || !wlseal_compositor_init(&server) ||
+	    !wlseal_subcompositor_init(&server) ||
+	    !wlseal_data_device_init(&server) || !wlseal_seat_init(&server) ||
 	    !wlseal_shm_init(&server.shm) || !wlseal_shm_policy_init(&server.shm) ||
 	    !wlseal_xdg_shell_init(&server) ||
 	    !wlseal_presentation_init(&server) ||

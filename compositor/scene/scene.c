@@ -33,6 +33,86 @@ void wlseal_scene_view_init(struct wlseal_scene_view *view,
 {
 	*view = (struct wlseal_scene_view){ .source = source };
 	wl_list_init(&view->link);
+	wl_list_init(&view->below);
+	wl_list_init(&view->above);
+}
+
+/*
+ * Walking a tree of views in stacking order, bottom first: a view's
+ * subtree is its below stack, the view itself, then its above stack. The
+ * walk is iterative (a client chooses how deep its subsurfaces nest, so
+ * no recursion), skips hidden views with everything stacked on them, and
+ * keeps the output origin of the current view as it goes.
+ */
+struct walk {
+	const struct wlseal_scene_view *root;
+	struct wlseal_scene_view *v;
+	int32_t x, y;			/* v's origin, output coordinates */
+};
+
+/* The first mapped view after @from in the stack @head. */
+static struct wlseal_scene_view *next_mapped(struct wl_list *from,
+					     struct wl_list *head)
+{
+	struct wl_list *l;
+
+	for (l = from->next; l != head; l = l->next) {
+		struct wlseal_scene_view *v = wl_container_of(l, v, link);
+
+		if (v->mapped)
+			return v;
+	}
+	return NULL;
+}
+
+static void walk_enter(struct walk *w, struct wlseal_scene_view *child)
+{
+	struct wlseal_scene_view *c;
+
+	/* Into @child, then down to the bottom of its subtree. */
+	for (c = child; c; c = next_mapped(&c->below, &c->below)) {
+		w->x += c->x;
+		w->y += c->y;
+		w->v = c;
+	}
+}
+
+/* @root is mapped; (@x, @y) is its parent's origin (0, 0: top-level). */
+static void walk_begin(struct walk *w, struct wlseal_scene_view *root,
+		       int32_t x, int32_t y)
+{
+	*w = (struct walk){ .root = root, .x = x, .y = y };
+	walk_enter(w, root);
+}
+
+static bool walk_next(struct walk *w)
+{
+	struct wlseal_scene_view *v = w->v, *c;
+
+	c = next_mapped(&v->above, &v->above);
+	if (c) {
+		walk_enter(w, c);
+		return true;
+	}
+	/* v's subtree is done: climb until something is left. */
+	while (v != w->root) {
+		struct wlseal_scene_view *p = v->parent;
+
+		w->x -= v->x;
+		w->y -= v->y;
+		c = next_mapped(&v->link, v->stack);
+		if (c) {
+			walk_enter(w, c);
+			return true;
+		}
+		if (v->stack == &p->below) {
+			/* The top of p's below stack: p itself is next. */
+			w->v = p;
+			return true;
+		}
+		v = p;	/* the top of p's above stack: p's subtree is done */
+	}
+	return false;
 }
 
 bool wlseal_scene_has_damage(struct wlseal_scene *scene)
@@ -40,9 +120,29 @@ bool wlseal_scene_has_damage(struct wlseal_scene *scene)
 	return pixman_region32_not_empty(&scene->damage);
 }
 
-void wlseal_scene_damage_view(struct wlseal_scene *scene,
-			      struct wlseal_scene_view *v,
-			      pixman_region32_t *damage)
+bool wlseal_scene_view_visible(const struct wlseal_scene_view *v)
+{
+	for (; v; v = v->parent)
+		if (!v->mapped)
+			return false;
+	return true;
+}
+
+/* Where @v's origin is on the output. */
+static void view_origin(const struct wlseal_scene_view *v, int32_t *x,
+			int32_t *y)
+{
+	*x = *y = 0;
+	for (; v; v = v->parent) {
+		*x += v->x;
+		*y += v->y;
+	}
+}
+
+/* @damage (view coordinates, NULL: all of it) of a visible view whose
+ * origin is at (@x, @y). */
+static void damage_at(struct wlseal_scene *scene, struct wlseal_scene_view *v,
+		      int32_t x, int32_t y, pixman_region32_t *damage)
 {
 	pixman_region32_t d;
 
@@ -56,62 +156,177 @@ void wlseal_scene_damage_view(struct wlseal_scene *scene,
 		else
 			pixman_region32_intersect(&d, &d, damage);
 	}
-	pixman_region32_translate(&d, v->x, v->y);
+	pixman_region32_translate(&d, x, y);
 	pixman_region32_intersect_rect(&d, &d, 0, 0, scene->width,
 				       scene->height);
 	pixman_region32_union(&scene->damage, &scene->damage, &d);
 	pixman_region32_fini(&d);
 }
 
+void wlseal_scene_damage_view(struct wlseal_scene *scene,
+			      struct wlseal_scene_view *v,
+			      pixman_region32_t *damage)
+{
+	int32_t x, y;
+
+	if (!wlseal_scene_view_visible(v))
+		return;
+	view_origin(v, &x, &y);
+	damage_at(scene, v, x, y, damage);
+}
+
+/* All of @v and of what is stacked on it, if it shows. */
+static void damage_tree(struct wlseal_scene *scene, struct wlseal_scene_view *v)
+{
+	struct walk w;
+	int32_t x, y;
+
+	if (!wlseal_scene_view_visible(v))
+		return;
+	view_origin(v->parent, &x, &y);
+	walk_begin(&w, v, x, y);
+	do
+		damage_at(scene, w.v, w.x, w.y, NULL);
+	while (walk_next(&w));
+}
+
 void wlseal_scene_map(struct wlseal_scene *scene, struct wlseal_scene_view *v)
 {
+	unsigned int slot;
+
+	if (v->parent) {
+		v->mapped = true;
+		damage_tree(scene, v);
+		return;
+	}
 	/* A cascade: each new window a step down and right of the last,
 	 * wrapping after a few, so that several are visible at once. */
-	unsigned int slot = scene->cascade_next++ % WLSEAL_CASCADE_SLOTS;
-
+	slot = scene->cascade_next++ % WLSEAL_CASCADE_SLOTS;
 	v->x = WLSEAL_CASCADE_X0 + (int32_t)slot * WLSEAL_CASCADE_STEP;
 	v->y = WLSEAL_CASCADE_Y0 + (int32_t)slot * WLSEAL_CASCADE_STEP;
 	v->mapped = true;
+	v->stack = &scene->views;
 	wl_list_insert(scene->views.prev, &v->link);	/* on top */
-	wlseal_scene_damage_view(scene, v, NULL);
+	damage_tree(scene, v);
 }
 
 void wlseal_scene_unmap(struct wlseal_scene *scene,
 			struct wlseal_scene_view *v)
 {
-	wlseal_scene_damage_view(scene, v, NULL);
+	damage_tree(scene, v);
 	v->mapped = false;
-	wl_list_remove(&v->link);
-	wl_list_init(&v->link);
+	if (!v->parent) {
+		wl_list_remove(&v->link);
+		wl_list_init(&v->link);
+		v->stack = NULL;
+	}
+}
+
+void wlseal_scene_add_child(struct wlseal_scene *scene,
+			    struct wlseal_scene_view *parent,
+			    struct wlseal_scene_view *child)
+{
+	child->parent = parent;
+	child->mapped = false;
+	child->stack = &parent->above;
+	wl_list_insert(parent->above.prev, &child->link);
+}
+
+void wlseal_scene_remove_child(struct wlseal_scene *scene,
+			       struct wlseal_scene_view *child)
+{
+	damage_tree(scene, child);
+	wl_list_remove(&child->link);
+	wl_list_init(&child->link);
+	child->stack = NULL;
+	child->parent = NULL;
+	child->mapped = false;
+}
+
+void wlseal_scene_place(struct wlseal_scene *scene,
+			struct wlseal_scene_view *child,
+			struct wlseal_scene_view *ref, bool above)
+{
+	struct wlseal_scene_view *parent = child->parent;
+	struct wl_list *stack, *after;
+
+	/* Just above the parent is the bottom of its above stack, just
+	 * below it the top of its below stack. */
+	if (ref == parent) {
+		stack = above ? &parent->above : &parent->below;
+		after = above ? &parent->above : parent->below.prev;
+	} else {
+		stack = ref->stack;
+		after = above ? &ref->link : ref->link.prev;
+	}
+	if (after == &child->link || child->link.prev == after)
+		return;		/* already there */
+	damage_tree(scene, child);
+	wl_list_remove(&child->link);
+	wl_list_insert(after, &child->link);
+	child->stack = stack;
+	damage_tree(scene, child);
+}
+
+void wlseal_scene_move(struct wlseal_scene *scene,
+		       struct wlseal_scene_view *v, int32_t x, int32_t y)
+{
+	if (v->x == x && v->y == y)
+		return;
+	damage_tree(scene, v);
+	v->x = x;
+	v->y = y;
+	damage_tree(scene, v);
 }
 
 /* One view's part in a repaint, found top-down, drawn bottom-up. */
 struct draw {
 	struct wlseal_scene_view *view;
+	int32_t x, y;			/* its origin on the output */
+	bool shown;			/* the rest is set only then */
 	pixman_image_t *image;		/* from view->source->begin() */
 	pixman_region32_t clip;		/* what of the repaint it shows */
 	pixman_region32_t opaque;	/* the part of clip it covers alone */
 };
 
-/* Fills @d for the views that show in @region, topmost first, and
- * @covered with what opaque views cover; returns how many. */
-static int find_visible(struct wlseal_scene *scene, pixman_region32_t *region,
-			struct draw *d, int max, pixman_region32_t *covered)
+/* Visits every view that can show, bottom first, with its origin; returns
+ * how many (@d, if not NULL, receives up to @max of them). */
+static int flatten(struct wlseal_scene *scene, struct draw *d, int max)
 {
-	struct wlseal_scene_view *v;
+	struct wlseal_scene_view *top;
 	int n = 0;
 
-	wl_list_for_each_reverse(v, &scene->views, link) {
+	wl_list_for_each(top, &scene->views, link) {
+		struct walk w;
+
+		walk_begin(&w, top, 0, 0);
+		do {
+			if (d && n < max)
+				d[n] = (struct draw){ .view = w.v, .x = w.x,
+						      .y = w.y };
+			n++;
+		} while (walk_next(&w));
+	}
+	return n;
+}
+
+/* Marks in @d (bottom first) the views that show in @region, deciding
+ * top-down, and fills @covered with what opaque views cover. */
+static void find_visible(pixman_region32_t *region, struct draw *d, int n,
+			 pixman_region32_t *covered)
+{
+	int i;
+
+	for (i = n - 1; i >= 0; i--) {
+		struct wlseal_scene_view *v = d[i].view;
+		int32_t x = d[i].x, y = d[i].y;
 		pixman_box32_t box;
 		pixman_image_t *image;
 		int w, h;
 
-		if (n == max)
-			break;	/* never: max is the number of views */
 		/* A view outside the repaint costs no more than this test,
 		 * so a frame's work follows its damage, not the view count. */
-		box = (pixman_box32_t){ v->x, v->y, v->x + v->width,
-					v->y + v->height };
+		box = (pixman_box32_t){ x, y, x + v->width, y + v->height };
 		if (pixman_region32_contains_rectangle(region, &box) ==
 		    PIXMAN_REGION_OUT)
 			continue;
@@ -120,14 +335,13 @@ static int find_visible(struct wlseal_scene *scene, pixman_region32_t *region,
 			continue;
 		w = pixman_image_get_width(image);
 		h = pixman_image_get_height(image);
-		d[n].view = v;
-		d[n].image = image;
-		pixman_region32_init_rect(&d[n].clip, v->x, v->y, w, h);
-		pixman_region32_intersect(&d[n].clip, &d[n].clip, region);
+		d[i].image = image;
+		pixman_region32_init_rect(&d[i].clip, x, y, w, h);
+		pixman_region32_intersect(&d[i].clip, &d[i].clip, region);
 		/* Under an opaque pixel of a view above, nothing shows. */
-		pixman_region32_subtract(&d[n].clip, &d[n].clip, covered);
-		if (!pixman_region32_not_empty(&d[n].clip)) {
-			pixman_region32_fini(&d[n].clip);
+		pixman_region32_subtract(&d[i].clip, &d[i].clip, covered);
+		if (!pixman_region32_not_empty(&d[i].clip)) {
+			pixman_region32_fini(&d[i].clip);
 			pixman_image_unref(image);
 			v->source->end(v);
 			continue;
@@ -135,21 +349,20 @@ static int find_visible(struct wlseal_scene *scene, pixman_region32_t *region,
 		/* x8r8g8b8 has no alpha: opaque by definition. Elsewhere the
 		 * client's opaque region says so. */
 		if (pixman_image_get_format(image) == PIXMAN_x8r8g8b8) {
-			pixman_region32_init(&d[n].opaque);
-			pixman_region32_copy(&d[n].opaque, &d[n].clip);
+			pixman_region32_init(&d[i].opaque);
+			pixman_region32_copy(&d[i].opaque, &d[i].clip);
 		} else if (v->opaque && pixman_region32_not_empty(v->opaque)) {
-			pixman_region32_init(&d[n].opaque);
-			pixman_region32_copy(&d[n].opaque, v->opaque);
-			pixman_region32_translate(&d[n].opaque, v->x, v->y);
-			pixman_region32_intersect(&d[n].opaque, &d[n].opaque,
-						  &d[n].clip);
+			pixman_region32_init(&d[i].opaque);
+			pixman_region32_copy(&d[i].opaque, v->opaque);
+			pixman_region32_translate(&d[i].opaque, x, y);
+			pixman_region32_intersect(&d[i].opaque, &d[i].opaque,
+						  &d[i].clip);
 		} else {
-			pixman_region32_init(&d[n].opaque);
+			pixman_region32_init(&d[i].opaque);
 		}
-		pixman_region32_union(covered, covered, &d[n].opaque);
-		n++;
+		pixman_region32_union(covered, covered, &d[i].opaque);
+		d[i].shown = true;
 	}
-	return n;
 }
 
 static void composite_clipped(pixman_op_t op, pixman_image_t *src,
@@ -173,7 +386,6 @@ static void composite_clipped(pixman_op_t op, pixman_image_t *src,
  */
 static void draw_view(struct draw *d, pixman_image_t *target)
 {
-	struct wlseal_scene_view *v = d->view;
 	pixman_region32_t rest;
 
 	if (pixman_region32_not_empty(&d->opaque)) {
@@ -188,7 +400,7 @@ static void draw_view(struct draw *d, pixman_image_t *target)
 				pixman_image_get_stride(d->image));
 		if (opaque) {
 			composite_clipped(PIXMAN_OP_SRC, opaque, target,
-					  &d->opaque, v->x, v->y);
+					  &d->opaque, d->x, d->y);
 			if (opaque != d->image)
 				pixman_image_unref(opaque);
 		} else {
@@ -199,7 +411,7 @@ static void draw_view(struct draw *d, pixman_image_t *target)
 	}
 	pixman_region32_init(&rest);
 	pixman_region32_subtract(&rest, &d->clip, &d->opaque);
-	composite_clipped(PIXMAN_OP_OVER, d->image, target, &rest, v->x, v->y);
+	composite_clipped(PIXMAN_OP_OVER, d->image, target, &rest, d->x, d->y);
 	pixman_region32_fini(&rest);
 }
 
@@ -208,21 +420,27 @@ static void draw_view(struct draw *d, pixman_image_t *target)
 static void render_plain(struct wlseal_scene *scene, pixman_image_t *target,
 			 pixman_region32_t *region, const pixman_color_t *bg)
 {
-	struct wlseal_scene_view *v;
+	struct wlseal_scene_view *top;
 	pixman_box32_t *boxes;
 	int n;
 
 	boxes = pixman_region32_rectangles(region, &n);
 	pixman_image_fill_boxes(PIXMAN_OP_SRC, target, bg, n, boxes);
-	wl_list_for_each(v, &scene->views, link) {
-		pixman_image_t *image = v->source->begin(v);
+	wl_list_for_each(top, &scene->views, link) {
+		struct walk w;
 
-		if (!image)
-			continue;
-		composite_clipped(PIXMAN_OP_OVER, image, target, region,
-				  v->x, v->y);
-		pixman_image_unref(image);
-		v->source->end(v);
+		walk_begin(&w, top, 0, 0);
+		do {
+			struct wlseal_scene_view *v = w.v;
+			pixman_image_t *image = v->source->begin(v);
+
+			if (!image)
+				continue;
+			composite_clipped(PIXMAN_OP_OVER, image, target, region,
+					  w.x, w.y);
+			pixman_image_unref(image);
+			v->source->end(v);
+		} while (walk_next(&w));
 	}
 	pixman_image_set_clip_region32(target, NULL);
 }
@@ -262,7 +480,7 @@ uint64_t wlseal_scene_render(struct wlseal_scene *scene,
 	 * where no opaque view covers it, then the views bottom-up, each
 	 * clipped to what it shows: the cost follows damage, and a pixel
 	 * under an opaque view is written once. */
-	nviews = wl_list_length(&scene->views);
+	nviews = flatten(scene, NULL, 0);
 	if (nviews > (int)(sizeof(stack_draws) / sizeof(stack_draws[0])))
 		draws = calloc((size_t)nviews, sizeof(*draws));
 	if (!draws) {
@@ -271,8 +489,9 @@ uint64_t wlseal_scene_render(struct wlseal_scene *scene,
 		render_plain(scene, target, &region, &bg);
 		goto done;
 	}
+	flatten(scene, draws, nviews);
 	pixman_region32_init(&covered);
-	n = find_visible(scene, &region, draws, nviews, &covered);
+	find_visible(&region, draws, nviews, &covered);
 
 	pixman_region32_init(&background);
 	pixman_region32_subtract(&background, &region, &covered);
@@ -281,7 +500,9 @@ uint64_t wlseal_scene_render(struct wlseal_scene *scene,
 	pixman_region32_fini(&background);
 	pixman_region32_fini(&covered);
 
-	for (i = n - 1; i >= 0; i--) {
+	for (i = 0; i < nviews; i++) {
+		if (!draws[i].shown)
+			continue;
 		draw_view(&draws[i], target);
 		pixman_image_unref(draws[i].image);
 		draws[i].view->source->end(draws[i].view);

@@ -5,6 +5,11 @@
  * The scene knows rectangles and pixels, nothing of Wayland objects: a
  * view has a position, a size and a pixel source it asks for an image at
  * draw time. wl/surface.c embeds one view in every wl_surface.
+ *
+ * Views form trees (wl/subcompositor.c builds them): a top-level view
+ * sits in wlseal_scene.views at output coordinates; a child view sits in
+ * its parent's stack, below or above the parent, at an offset from the
+ * parent's origin, and shows only while every ancestor is mapped.
  */
 #ifndef WLSEAL_SCENE_H
 #define WLSEAL_SCENE_H
@@ -35,10 +40,16 @@ struct wlseal_scene_source {
 };
 
 struct wlseal_scene_view {
-	int32_t x, y;			/* output coordinates, valid while mapped */
+	/* A top-level view: output coordinates, valid while mapped; a
+	 * child: the offset from its parent's origin. */
+	int32_t x, y;
 	int32_t width, height;		/* what damage and placement use */
-	bool mapped;
-	struct wl_list link;		/* wlseal_scene.views */
+	bool mapped;			/* a child: shown when its parent is */
+	struct wl_list link;		/* in *stack */
+	struct wl_list *stack;		/* scene.views, parent->below or ->above */
+	struct wlseal_scene_view *parent;	/* NULL: a top-level view */
+	/* Child views drawn under and over this one, bottom first. */
+	struct wl_list below, above;
 	const struct wlseal_scene_source *source;
 	/* View coordinates: where the pixels are opaque whatever their
 	 * alpha says (wl_surface.set_opaque_region); NULL or empty: only
@@ -59,11 +70,34 @@ void wlseal_scene_init(struct wlseal_scene *scene, int width, int height);
 void wlseal_scene_finish(struct wlseal_scene *scene);
 void wlseal_scene_view_init(struct wlseal_scene_view *view,
 			    const struct wlseal_scene_source *source);
-/* Places @view on top (the cascade) and damages it. */
+/* A top-level @view goes on top (the cascade); a child view keeps its
+ * offset and its place in the parent's stack. Both are damaged, with
+ * everything stacked on them. */
 void wlseal_scene_map(struct wlseal_scene *scene, struct wlseal_scene_view *view);
+/* Hidden, with its children; a child view keeps its place in the stack. */
 void wlseal_scene_unmap(struct wlseal_scene *scene,
 			struct wlseal_scene_view *view);
-/* @damage in view coordinates; NULL means the whole view. */
+/* @child (not mapped, in no stack) joins @parent's stack at the top,
+ * hidden until mapped. */
+void wlseal_scene_add_child(struct wlseal_scene *scene,
+			    struct wlseal_scene_view *parent,
+			    struct wlseal_scene_view *child);
+/* @child leaves its parent's stack (damaged if it showed). */
+void wlseal_scene_remove_child(struct wlseal_scene *scene,
+			       struct wlseal_scene_view *child);
+/* Moves @child just above or below @ref, a sibling or the parent itself;
+ * damages it (and its children) if that changes the stacking. */
+void wlseal_scene_place(struct wlseal_scene *scene,
+			struct wlseal_scene_view *child,
+			struct wlseal_scene_view *ref, bool above);
+/* A new offset (child) or position (top-level): the old and the new
+ * area are damaged. */
+void wlseal_scene_move(struct wlseal_scene *scene,
+		       struct wlseal_scene_view *view, int32_t x, int32_t y);
+/* Mapped, and so is every ancestor: its pixels can be on screen. */
+bool wlseal_scene_view_visible(const struct wlseal_scene_view *view);
+/* @damage in view coordinates; NULL means the whole view. Nothing
+ * happens for a view that is not visible. */
 void wlseal_scene_damage_view(struct wlseal_scene *scene,
 			      struct wlseal_scene_view *view,
 			      pixman_region32_t *damage);

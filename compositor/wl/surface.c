@@ -3,7 +3,9 @@
  * surface.c - wl_compositor and wl_surface.
  *
  * Surface state is double-buffered: attach, damage and frame only touch
- * the pending state, commit makes it current at once. The compositor
+ * the pending state, commit makes it current at once (or, for a
+ * synchronized subsurface, adds it to a cache that its parent's commit
+ * applies: subcompositor.c). The compositor
  * reads the committed buffer whenever it repaints, so the buffer stays
  * "busy" until a later commit replaces it; that is when it is released.
  */
@@ -26,15 +28,68 @@ static void surface_destroy(struct wl_client *client, struct wl_resource *r)
 	wl_resource_destroy(r);
 }
 
-/* A pending buffer may be destroyed before commit: forget it. */
-static void pending_buffer_destroyed(struct wl_listener *listener, void *data)
+/* A pending or cached buffer may be destroyed before it is applied:
+ * forget it. */
+static void state_buffer_destroyed(struct wl_listener *listener, void *data)
 {
-	struct wlseal_surface *s =
-		wl_container_of(listener, s, pending.buffer_destroy);
+	struct wlseal_surface_state *st =
+		wl_container_of(listener, st, buffer_destroy);
 
-	wl_list_remove(&s->pending.buffer_destroy.link);
-	wl_list_init(&s->pending.buffer_destroy.link);
-	s->pending.buffer = NULL;
+	wl_list_remove(&st->buffer_destroy.link);
+	wl_list_init(&st->buffer_destroy.link);
+	st->buffer = NULL;
+}
+
+static void state_init(struct wlseal_surface_state *st)
+{
+	*st = (struct wlseal_surface_state){ 0 };
+	pixman_region32_init(&st->damage);
+	pixman_region32_init(&st->opaque);
+	wl_list_init(&st->frame_callbacks);
+	wl_list_init(&st->feedbacks);
+	wl_list_init(&st->buffer_destroy.link);
+	st->buffer_destroy.notify = state_buffer_destroyed;
+}
+
+static void state_set_buffer(struct wlseal_surface_state *st,
+			     struct wl_resource *buffer)
+{
+	wl_list_remove(&st->buffer_destroy.link);
+	wl_list_init(&st->buffer_destroy.link);
+	st->buffer = buffer;
+	if (buffer)
+		wl_resource_add_destroy_listener(buffer, &st->buffer_destroy);
+}
+
+/* Adds @from (then empty) to @into: a later attach or opaque region
+ * replaces an earlier one, damage and callbacks accumulate. A committed
+ * buffer replaced before it was ever shown is released here, unless it
+ * is @current, the one on screen. */
+static void state_merge(struct wlseal_surface_state *into,
+			struct wlseal_surface_state *from,
+			struct wl_resource *current)
+{
+	if (from->attached) {
+		if (into->buffer && into->buffer != from->buffer &&
+		    into->buffer != current)
+			wl_buffer_send_release(into->buffer);
+		state_set_buffer(into, from->buffer);
+		into->attached = true;
+		state_set_buffer(from, NULL);
+		from->attached = false;
+	}
+	pixman_region32_union(&into->damage, &into->damage, &from->damage);
+	wlseal_region_bound(&into->damage);
+	pixman_region32_clear(&from->damage);
+	if (from->opaque_set) {
+		pixman_region32_copy(&into->opaque, &from->opaque);
+		into->opaque_set = true;
+		from->opaque_set = false;
+	}
+	wl_list_insert_list(into->frame_callbacks.prev, &from->frame_callbacks);
+	wl_list_init(&from->frame_callbacks);
+	wl_list_insert_list(into->feedbacks.prev, &from->feedbacks);
+	wl_list_init(&from->feedbacks);
 }
 
 /* The shown buffer was destroyed: there is nothing left to read, so the
@@ -63,13 +118,8 @@ static void surface_attach(struct wl_client *client, struct wl_resource *r,
 				       "only wl_shm buffers are supported");
 		return;
 	}
-	wl_list_remove(&s->pending.buffer_destroy.link);
-	wl_list_init(&s->pending.buffer_destroy.link);
 	s->pending.attached = true;
-	s->pending.buffer = buffer;
-	if (buffer)
-		wl_resource_add_destroy_listener(buffer,
-						 &s->pending.buffer_destroy);
+	state_set_buffer(&s->pending, buffer);
 }
 
 static void surface_damage(struct wl_client *client, struct wl_resource *r,
@@ -147,23 +197,25 @@ static void surface_set_buffer_scale(struct wl_client *client,
 				       "only scale 1 is supported");
 }
 
-static void surface_commit(struct wl_client *client, struct wl_resource *r)
+/* Makes @st (the pending or the cached state) current. */
+static void surface_apply(struct wlseal_surface *s,
+			  struct wlseal_surface_state *st)
 {
-	struct wlseal_surface *s = wlseal_surface_from_resource(r);
 	struct wlseal_server *server = s->server;
 	struct wlseal_feedback *fb, *tmp;
 	int32_t old_w = s->view.width, old_h = s->view.height;
 
-	if (s->pending.attached) {
+	s->has_cached = false;
+	if (st->attached) {
 		struct wl_resource *old = s->buffer;
 
 		/* The committed buffer is read at repaint time, so the old
 		 * one is done with as soon as another replaces it. */
 		wl_list_remove(&s->buffer_destroy.link);
 		wl_list_init(&s->buffer_destroy.link);
-		if (old && old != s->pending.buffer)
+		if (old && old != st->buffer)
 			wl_buffer_send_release(old);
-		s->buffer = s->pending.buffer;
+		s->buffer = st->buffer;
 		if (s->buffer) {
 			wlseal_buffer_get_size(s->buffer, &s->view.width,
 					       &s->view.height);
@@ -172,20 +224,18 @@ static void surface_commit(struct wl_client *client, struct wl_resource *r)
 		} else {
 			s->view.width = s->view.height = 0;
 		}
-		wl_list_remove(&s->pending.buffer_destroy.link);
-		wl_list_init(&s->pending.buffer_destroy.link);
-		s->pending.buffer = NULL;
-		s->pending.attached = false;
+		state_set_buffer(st, NULL);
+		st->attached = false;
 	}
 
-	if (s->pending.opaque_set) {
+	if (st->opaque_set) {
 		/* Where the region says opaque, the scene ignores the
 		 * buffer's alpha: a changed region can change pixels. */
 		if (s->view.mapped &&
-		    !pixman_region32_equal(&s->opaque, &s->pending.opaque))
+		    !pixman_region32_equal(&s->opaque, &st->opaque))
 			wlseal_scene_damage_view(&server->scene, &s->view, NULL);
-		pixman_region32_copy(&s->opaque, &s->pending.opaque);
-		s->pending.opaque_set = false;
+		pixman_region32_copy(&s->opaque, &st->opaque);
+		st->opaque_set = false;
 	}
 
 	if (s->view.mapped) {
@@ -199,26 +249,53 @@ static void surface_commit(struct wl_client *client, struct wl_resource *r)
 			wlseal_scene_damage_view(&server->scene, &s->view, NULL);
 		} else {
 			wlseal_scene_damage_view(&server->scene, &s->view,
-						    &s->pending.damage);
+						    &st->damage);
 		}
 	}
-	pixman_region32_clear(&s->pending.damage);
+	pixman_region32_clear(&st->damage);
 
 	/* Feedback for an update that never reached the screen is
 	 * discarded once a newer update replaces it. */
 	wl_list_for_each_safe(fb, tmp, &s->feedbacks, link)
 		fb->impl->discarded(fb);
-	wl_list_insert_list(&s->feedbacks, &s->pending.feedbacks);
-	wl_list_init(&s->pending.feedbacks);
-	wl_list_insert_list(s->frame_callbacks.prev, &s->pending.frame_callbacks);
-	wl_list_init(&s->pending.frame_callbacks);
+	wl_list_insert_list(&s->feedbacks, &st->feedbacks);
+	wl_list_init(&st->feedbacks);
+	wl_list_insert_list(s->frame_callbacks.prev, &st->frame_callbacks);
+	wl_list_init(&st->frame_callbacks);
 
-	/* The role (xdg_toplevel) decides about mapping and configure. */
+	/* The role (xdg_toplevel, wl_subsurface) decides about mapping
+	 * and configure; then the subsurfaces waiting for this surface. */
 	if (s->role_commit)
 		s->role_commit(s);
+	wl_signal_emit(&s->apply_signal, s);
 
 	if (!wl_list_empty(&s->frame_callbacks) || s->view.mapped)
 		wlseal_repaint_schedule(server);
+}
+
+static void surface_commit(struct wl_client *client, struct wl_resource *r)
+{
+	struct wlseal_surface *s = wlseal_surface_from_resource(r);
+
+	/* A synchronized subsurface's commit waits for its parent. */
+	if (s->role_cache && s->role_cache(s)) {
+		state_merge(&s->cached, &s->pending, s->buffer);
+		s->has_cached = true;
+		return;
+	}
+	/* A desynchronized one applies what was cached with it. */
+	if (s->has_cached) {
+		state_merge(&s->cached, &s->pending, s->buffer);
+		surface_apply(s, &s->cached);
+	} else {
+		surface_apply(s, &s->pending);
+	}
+}
+
+void wlseal_surface_apply_cached(struct wlseal_surface *s)
+{
+	if (s->has_cached)
+		surface_apply(s, &s->cached);
 }
 
 static const struct wl_surface_interface surface_impl = {
@@ -250,6 +327,15 @@ static void destroy_feedbacks(struct wl_list *list)
 		fb->impl->discarded(fb);
 }
 
+static void state_finish(struct wlseal_surface_state *st)
+{
+	wl_list_remove(&st->buffer_destroy.link);
+	destroy_callbacks(&st->frame_callbacks);
+	destroy_feedbacks(&st->feedbacks);
+	pixman_region32_fini(&st->damage);
+	pixman_region32_fini(&st->opaque);
+}
+
 static void surface_resource_destroy(struct wl_resource *r)
 {
 	struct wlseal_surface *s = wlseal_surface_from_resource(r);
@@ -260,14 +346,11 @@ static void surface_resource_destroy(struct wl_resource *r)
 		wlseal_scene_unmap(&s->server->scene, &s->view);
 	wlseal_repaint_schedule(s->server);
 
-	wl_list_remove(&s->pending.buffer_destroy.link);
+	state_finish(&s->pending);
+	state_finish(&s->cached);
 	wl_list_remove(&s->buffer_destroy.link);
-	destroy_callbacks(&s->pending.frame_callbacks);
 	destroy_callbacks(&s->frame_callbacks);
-	destroy_feedbacks(&s->pending.feedbacks);
 	destroy_feedbacks(&s->feedbacks);
-	pixman_region32_fini(&s->pending.damage);
-	pixman_region32_fini(&s->pending.opaque);
 	pixman_region32_fini(&s->opaque);
 	wl_list_remove(&s->link);
 	free(s);
@@ -324,13 +407,9 @@ static void compositor_create_surface(struct wl_client *client,
 		return;
 	}
 	s->server = server;
-	pixman_region32_init(&s->pending.damage);
-	pixman_region32_init(&s->pending.opaque);
+	state_init(&s->pending);
+	state_init(&s->cached);
 	pixman_region32_init(&s->opaque);
-	wl_list_init(&s->pending.frame_callbacks);
-	wl_list_init(&s->pending.feedbacks);
-	wl_list_init(&s->pending.buffer_destroy.link);
-	s->pending.buffer_destroy.notify = pending_buffer_destroyed;
 	wl_list_init(&s->buffer_destroy.link);
 	s->buffer_destroy.notify = current_buffer_destroyed;
 	wl_list_init(&s->frame_callbacks);
@@ -338,6 +417,7 @@ static void compositor_create_surface(struct wl_client *client,
 	wlseal_scene_view_init(&s->view, &surface_source);
 	s->view.opaque = &s->opaque;
 	wl_signal_init(&s->destroy_signal);
+	wl_signal_init(&s->apply_signal);
 	wl_list_insert(&server->surfaces, &s->link);
 	wl_resource_set_implementation(s->resource, &surface_impl, s,
 				       surface_resource_destroy);
@@ -389,7 +469,7 @@ static void frame_start(struct wl_listener *listener, void *data)
 				    &s->frame_callbacks);
 		wl_list_init(&s->frame_callbacks);
 		/* Only content that is on the screen gets "presented". */
-		if (s->view.mapped && s->buffer) {
+		if (wlseal_scene_view_visible(&s->view) && s->buffer) {
 			wl_list_insert_list(server->feedbacks.prev,
 					    &s->feedbacks);
 			wl_list_init(&s->feedbacks);
