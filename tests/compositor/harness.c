@@ -18,10 +18,27 @@
 #include "memfd.h"
 #include "wlseal-seals.h"
 
+/*
+ * What the exit-time cleanup needs, kept here rather than behind the
+ * callers' pointers: a test's struct proc or struct comp may be a local
+ * that is gone by exit. cleanup() kills only pids of children not yet
+ * reaped (a zombie keeps its pid, so it cannot be someone else's) and
+ * never reads through procs[]; fail() reads procs[] only while the pid
+ * there still matches, to dump output of the test that is failing.
+ */
 #define MAX_PROCS 16
 static struct proc *procs[MAX_PROCS];
+static pid_t pids[MAX_PROCS];	/* 0 once reaped */
 static int nprocs;
 static struct comp *the_comp;
+static char comp_dir[64];	/* the_comp->dir, kept for cleanup() */
+
+static void reaped(pid_t pid)
+{
+	for (int i = 0; i < nprocs; i++)
+		if (pids[i] == pid)
+			pids[i] = 0;
+}
 
 static void dump_proc(struct proc *p, const char *what)
 {
@@ -34,27 +51,28 @@ static void cleanup(void)
 	int i;
 
 	for (i = 0; i < nprocs; i++)
-		if (procs[i] && !procs[i]->exited) {
-			kill(procs[i]->pid, SIGKILL);
-			waitpid(procs[i]->pid, NULL, 0);
-			procs[i]->exited = true;
+		if (pids[i] > 0) {
+			kill(pids[i], SIGKILL);
+			waitpid(pids[i], NULL, 0);
+			pids[i] = 0;
 		}
-	if (the_comp) {
-		DIR *d = opendir(the_comp->dir);
+	if (comp_dir[0]) {
+		DIR *d = opendir(comp_dir);
 		struct dirent *e;
 		char path[512];
 
 		while (d && (e = readdir(d))) {
 			if (e->d_name[0] == '.')
 				continue;
-			snprintf(path, sizeof(path), "%s/%s", the_comp->dir, e->d_name);
+			snprintf(path, sizeof(path), "%s/%s", comp_dir, e->d_name);
 			unlink(path);
 		}
 		if (d)
 			closedir(d);
-		rmdir(the_comp->dir);
-		the_comp = NULL;
+		rmdir(comp_dir);
+		comp_dir[0] = 0;
 	}
+	the_comp = NULL;
 }
 
 void fail(const char *fmt, ...)
@@ -69,7 +87,7 @@ void fail(const char *fmt, ...)
 	fprintf(stdout, "\n");
 	fflush(stdout);
 	for (i = 0; i < nprocs; i++)
-		if (procs[i])
+		if (pids[i] > 0 && procs[i]->pid == pids[i])
 			dump_proc(procs[i], i == 0 && the_comp ? "compositor" : "child");
 	cleanup();
 	exit(1);
@@ -137,8 +155,10 @@ void proc_spawn(struct proc *p, char *const argv[])
 	p->fd = fds[0];
 	p->cap = 65536;
 	p->buf = malloc(p->cap);
-	if (nprocs < MAX_PROCS)
+	if (nprocs < MAX_PROCS) {
+		pids[nprocs] = p->pid;
 		procs[nprocs++] = p;
+	}
 }
 
 void client_spawn(struct proc *p, const char *const extra[])
@@ -236,6 +256,7 @@ bool proc_wait_exit(struct proc *p, int timeout_ms)
 
 		if (r == p->pid) {
 			p->exited = true;
+			reaped(p->pid);
 			break;
 		}
 		if (now_ms() >= deadline)
@@ -254,6 +275,7 @@ bool proc_alive(struct proc *p)
 		return false;
 	if (waitpid(p->pid, &p->status, WNOHANG) == p->pid) {
 		p->exited = true;
+		reaped(p->pid);
 		return false;
 	}
 	return true;
@@ -275,6 +297,7 @@ void comp_start(struct comp *c, const char *const extra[])
 	if (!mkdtemp(c->dir))
 		fail("mkdtemp: %s", strerror(errno));
 	the_comp = c;
+	snprintf(comp_dir, sizeof(comp_dir), "%s", c->dir);
 	atexit(cleanup);
 	snprintf(c->shot, sizeof(c->shot), "%s/shot.png", c->dir);
 	setenv("XDG_RUNTIME_DIR", c->dir, 1);

@@ -51,13 +51,6 @@ struct t {
 	unsigned int shot_w;
 };
 
-static char last_client_log[1024];
-
-static void client_log(const char *fmt, va_list ap)
-{
-	vsnprintf(last_client_log, sizeof(last_client_log), fmt, ap);
-}
-
 static void ping(void *data, struct xdg_wm_base *wm, uint32_t serial)
 {
 	xdg_wm_base_pong(wm, serial);
@@ -94,10 +87,7 @@ static const struct wl_registry_listener reg_listener = {
 
 static void t_connect(struct t *t)
 {
-	wl_log_set_handler_client(client_log);
-	t->display = wl_display_connect(NULL);
-	if (!t->display)
-		fail("cannot connect: %s", strerror(errno));
+	t->display = connect_display();
 	t->registry = wl_display_get_registry(t->display);
 	wl_registry_add_listener(t->registry, &reg_listener, t);
 	if (wl_display_roundtrip(t->display) < 0 || !t->compositor ||
