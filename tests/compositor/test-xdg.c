@@ -22,6 +22,7 @@
 #include <wayland-client.h>
 
 #include "harness.h"
+#include "xdg-decoration-unstable-v1-client-protocol.h"
 #include "xdg-shell-client-protocol.h"
 
 /* Must match compositor/scene/scene.h. */
@@ -43,6 +44,7 @@ struct t {
 	struct wl_compositor *compositor;
 	struct wl_shm *shm;
 	struct xdg_wm_base *wm_base;
+	struct zxdg_decoration_manager_v1 *deco;
 	struct wl_surface *probe;	/* no role: only frame callbacks */
 	size_t log_from;		/* compositor output read so far */
 	uint8_t *rgb;			/* the last screenshot */
@@ -80,7 +82,9 @@ static void reg_global(void *data, struct wl_registry *r, uint32_t name,
 	else if (!strcmp(iface, "xdg_wm_base")) {
 		t->wm_base = wl_registry_bind(r, name, &xdg_wm_base_interface, 3);
 		xdg_wm_base_add_listener(t->wm_base, &wm_listener, t);
-	}
+	} else if (!strcmp(iface, "zxdg_decoration_manager_v1"))
+		t->deco = wl_registry_bind(r, name,
+					   &zxdg_decoration_manager_v1_interface, 1);
 }
 
 static void reg_remove(void *data, struct wl_registry *r, uint32_t name)
@@ -479,6 +483,7 @@ static void expect_error(struct t *t, const char *what, const char *iface,
 	t->compositor = NULL;
 	t->shm = NULL;
 	t->wm_base = NULL;
+	t->deco = NULL;
 	t_connect(t);
 }
 
@@ -704,6 +709,111 @@ static void test_output(void)
 	t_stop(&t);
 }
 
+/* A toplevel decoration and the modes it was told. */
+struct deco {
+	struct zxdg_toplevel_decoration_v1 *d;
+	int configures;
+	uint32_t mode;
+};
+
+static void deco_configure(void *data, struct zxdg_toplevel_decoration_v1 *d,
+			   uint32_t mode)
+{
+	struct deco *dc = data;
+
+	dc->configures++;
+	dc->mode = mode;
+}
+
+static const struct zxdg_toplevel_decoration_v1_listener deco_listener = {
+	.configure = deco_configure,
+};
+
+static void deco_create(struct t *t, struct deco *dc, struct win *w)
+{
+	memset(dc, 0, sizeof(*dc));
+	dc->d = zxdg_decoration_manager_v1_get_toplevel_decoration(t->deco,
+								   w->tl);
+	zxdg_toplevel_decoration_v1_add_listener(dc->d, &deco_listener, dc);
+}
+
+/*
+ * zxdg_decoration_manager_v1: client_side whatever is asked, each time
+ * with an xdg_surface.configure after it (once the toplevel had its
+ * initial commit), and the protocol's errors.
+ */
+static void test_decoration(void)
+{
+	/* static: the harness cleans up through pointers at exit */
+	static struct t t;
+	static struct win w, w2;
+	static struct deco dc, dc2;
+	int n;
+
+	t_start(&t);
+	if (!t.deco)
+		fail("no zxdg_decoration_manager_v1");
+	win_create(&t, &w);
+	deco_create(&t, &dc, &w);
+	zxdg_toplevel_decoration_v1_set_mode(dc.d,
+		ZXDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE);
+	wl_display_roundtrip(t.display);
+	check(dc.configures >= 1 &&
+	      dc.mode == ZXDG_TOPLEVEL_DECORATION_V1_MODE_CLIENT_SIDE,
+	      "before the initial commit: client_side (%d configures, mode %u)",
+	      dc.configures, dc.mode);
+	check(w.configures == 0, "no xdg_surface.configure before the initial commit");
+	win_initial_commit(&w);
+	win_draw(&w, 100, 80, RED);
+	expect_mapped_at(&t, CASCADE_X0, CASCADE_Y0, "decorated window");
+
+	n = dc.configures;
+	zxdg_toplevel_decoration_v1_set_mode(dc.d,
+		ZXDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE);
+	wait_configure(&w, w.configures, "set_mode(server_side)");
+	check(dc.configures == n + 1 &&
+	      dc.mode == ZXDG_TOPLEVEL_DECORATION_V1_MODE_CLIENT_SIDE,
+	      "set_mode(server_side) answered client_side, then xdg_surface.configure");
+	n = dc.configures;
+	zxdg_toplevel_decoration_v1_unset_mode(dc.d);
+	wait_configure(&w, w.configures, "unset_mode");
+	check(dc.configures == n + 1 &&
+	      dc.mode == ZXDG_TOPLEVEL_DECORATION_V1_MODE_CLIENT_SIDE,
+	      "unset_mode answered client_side, then xdg_surface.configure");
+	win_draw(&w, 100, 80, BLUE);
+	screenshot(&t);
+	expect_rect(&t, CASCADE_X0, CASCADE_Y0, 100, 80, BLUE,
+		    "no decorations drawn: the window as committed");
+	/* Destroying the decoration, then the toplevel, is the right order. */
+	zxdg_toplevel_decoration_v1_destroy(dc.d);
+	xdg_toplevel_destroy(w.tl);
+	last_client_log[0] = 0;
+	check(wl_display_roundtrip(t.display) >= 0,
+	      "decoration destroyed before its toplevel (%s)", last_client_log);
+
+	win_create(&t, &w2);
+	deco_create(&t, &dc, &w2);
+	deco_create(&t, &dc2, &w2);
+	expect_error(&t, "a second decoration for a toplevel",
+		     "zxdg_toplevel_decoration_v1",
+		     ZXDG_TOPLEVEL_DECORATION_V1_ERROR_ALREADY_CONSTRUCTED);
+
+	win_create(&t, &w2);
+	deco_create(&t, &dc, &w2);
+	xdg_toplevel_destroy(w2.tl);
+	expect_error(&t, "the toplevel destroyed before its decoration",
+		     "zxdg_toplevel_decoration_v1",
+		     ZXDG_TOPLEVEL_DECORATION_V1_ERROR_ORPHANED);
+
+	win_create(&t, &w2);
+	wl_surface_attach(w2.s, solid(&t, 10, 10, RED), 0, 0);
+	deco_create(&t, &dc, &w2);
+	expect_error(&t, "a decoration for a toplevel with a buffer attached",
+		     "zxdg_toplevel_decoration_v1",
+		     ZXDG_TOPLEVEL_DECORATION_V1_ERROR_UNCONFIGURED_BUFFER);
+	t_stop(&t);
+}
+
 static const struct harness_test tests[] = {
 	{ "xdg-fullscreen", test_fullscreen },
 	{ "xdg-fullscreen-mapped", test_fullscreen_mapped },
@@ -711,6 +821,7 @@ static const struct harness_test tests[] = {
 	{ "xdg-serials", test_serials },
 	{ "xdg-geometry", test_geometry },
 	{ "output-v4", test_output },
+	{ "xdg-decoration", test_decoration },
 };
 
 int main(int argc, char **argv)
