@@ -98,19 +98,39 @@ bool wlseal_xdg_toplevel_ack(struct wlseal_xdg_toplevel *tl, uint32_t serial)
 
 /* Where the view goes: the window geometry's origin at the cascade slot,
  * or at 0,0 while maximized or fullscreen. */
+static int32_t spot(struct wlseal_xdg_toplevel *tl, bool x)
+{
+	const struct wlseal_xdg_geometry *g = &tl->xs->geometry;
+	int32_t v = x ? tl->cascade_x : tl->cascade_y;
+
+	if (tl->acked.maximized || tl->acked.fullscreen)
+		v = 0;
+	if (g->set)
+		v -= x ? g->x : g->y;
+	return v;
+}
+
+static const char *title(struct wlseal_xdg_toplevel *tl)
+{
+	return tl->title ? tl->title : "";
+}
+
+static int client_pid(struct wlseal_surface *s)
+{
+	return (int)wlseal_client_pid(wl_resource_get_client(s->resource));
+}
+
 static void place(struct wlseal_xdg_toplevel *tl)
 {
 	struct wlseal_surface *s = tl->xs->surface;
-	const struct wlseal_xdg_geometry *g = &tl->xs->geometry;
-	int32_t x = tl->cascade_x, y = tl->cascade_y;
+	int32_t x = spot(tl, true), y = spot(tl, false);
 
-	if (tl->acked.maximized || tl->acked.fullscreen)
-		x = y = 0;
-	if (g->set) {
-		x -= g->x;
-		y -= g->y;
-	}
+	if (x == s->view.x && y == s->view.y)
+		return;
 	wlseal_scene_move(&s->server->scene, &s->view, x, y);
+	wlseal_debug("placed pid=%d toplevel \"%s\" at %d,%d%s%s", client_pid(s),
+		     title(tl), x, y, tl->acked.maximized ? " maximized" : "",
+		     tl->acked.fullscreen ? " fullscreen" : "");
 }
 
 static void unmap(struct wlseal_xdg_toplevel *tl)
@@ -139,10 +159,10 @@ void wlseal_xdg_toplevel_commit(struct wlseal_xdg_toplevel *tl)
 		wlseal_scene_map(&s->server->scene, &s->view);
 		tl->cascade_x = s->view.x;
 		tl->cascade_y = s->view.y;
-		place(tl);
+		wlseal_scene_move(&s->server->scene, &s->view, spot(tl, true),
+				  spot(tl, false));
 		wlseal_debug("mapped pid=%d toplevel \"%s\" at %d,%d size %dx%d",
-			     (int)wlseal_client_pid(wl_resource_get_client(s->resource)),
-			     tl->title ? tl->title : "", s->view.x, s->view.y,
+			     client_pid(s), title(tl), s->view.x, s->view.y,
 			     s->view.width, s->view.height);
 	} else if (!s->buffer && s->view.mapped) {
 		/* A NULL buffer unmaps; the client starts over with a new
@@ -219,7 +239,7 @@ static void toplevel_want(struct wl_resource *r, struct wlseal_xdg_state st)
 	struct wlseal_xdg_toplevel *tl = wl_resource_get_user_data(r);
 
 	if (!state_equal(st, tl->wanted))
-		wlseal_debug("toplevel \"%s\"%s%s", tl->title ? tl->title : "",
+		wlseal_debug("toplevel \"%s\"%s%s", title(tl),
 			     st.maximized ? " maximized" : "",
 			     st.fullscreen ? " fullscreen" :
 			     st.maximized ? "" : " floating");

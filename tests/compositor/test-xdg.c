@@ -814,6 +814,105 @@ static void test_decoration(void)
 	t_stop(&t);
 }
 
+/* @prog's path from $PATH (what `command -v` finds), or NULL. */
+static const char *find_program(const char *prog)
+{
+	static char path[512];
+	const char *p = getenv("PATH");
+
+	while (p && *p) {
+		size_t n = strcspn(p, ":");
+
+		snprintf(path, sizeof(path), "%.*s/%s", (int)n, p, prog);
+		if (n && access(path, X_OK) == 0)
+			return path;
+		p += n + (p[n] == ':');
+	}
+	return NULL;
+}
+
+/*
+ * mpv --fs on an output of the video's size, drawing with wl_shm
+ * (--vo=wlshm): the whole output is video, from 0,0 to the far corner.
+ * lavfi's testsrc is black at its top-left and white at its bottom-right,
+ * so neither is the background. Skipped (TAP) without mpv.
+ */
+static void test_mpv_fullscreen(void)
+{
+	static const char *const args[] = { "--size=1024x768", "--verbose",
+					    "--print-frames", NULL };
+	/* static: the harness cleans up through pointers at exit */
+	static struct t t;
+	static struct proc mpv;
+	char *argv[] = { NULL, "--no-config", "--vo=wlshm", "--fs", "--ao=null",
+			 "--loop=inf", "--really-quiet",
+			 "av://lavfi:testsrc=size=1024x768:rate=30", NULL };
+	const char *prog = find_program("mpv");
+	char needle[64], line[256];
+	int i;
+
+	if (!prog) {
+		printf("1..0 # SKIP mpv is not installed\n");
+		return;
+	}
+	argv[0] = (char *)prog;
+	memset(&t, 0, sizeof(t));
+	comp_start(&t.c, args);
+	proc_spawn(&mpv, argv);
+	snprintf(needle, sizeof(needle), "mapped pid=%d toplevel", (int)mpv.pid);
+	if (!proc_wait(&t.c.p, &t.log_from, needle, TIMEOUT_MS, line,
+		       sizeof(line)))
+		fail("mpv never mapped a toplevel");
+	/* mpv maps before it acks the fullscreen configure it asked for
+	 * after its initial commit: a later commit places it at 0,0. */
+	if (!strstr(line, " at 0,0 ")) {
+		snprintf(needle, sizeof(needle), "placed pid=%d toplevel",
+			 (int)mpv.pid);
+		if (!proc_wait(&t.c.p, &t.log_from, needle, TIMEOUT_MS, line,
+			       sizeof(line)))
+			fail("mpv's window was never placed anew");
+	}
+	check(strstr(line, " at 0,0") != NULL, "mpv's window at 0,0 (%s)",
+	      strtok(line, "\n"));
+	for (i = 0; i < 3; i++)
+		if (!proc_wait(&t.c.p, &t.log_from, "WLSEAL-FRAME ", TIMEOUT_MS,
+			       NULL, 0))
+			fail("only %d frames after mpv went fullscreen", i);
+	/* No client of our own: the screenshot is of the next frame. */
+	proc_kill(&t.c.p, SIGUSR1);
+	if (!proc_wait(&t.c.p, &t.log_from, "screenshot frame=", TIMEOUT_MS,
+		       NULL, 0))
+		fail("no screenshot written");
+	{
+		png_image img;
+
+		memset(&img, 0, sizeof(img));
+		img.version = PNG_IMAGE_VERSION;
+		if (!png_image_begin_read_from_file(&img, t.c.shot))
+			fail("cannot read %s: %s", t.c.shot, img.message);
+		img.format = PNG_FORMAT_RGB;
+		t.rgb = malloc(PNG_IMAGE_SIZE(img));
+		if (!t.rgb || !png_image_finish_read(&img, NULL, t.rgb, 0, NULL))
+			fail("cannot decode %s", t.c.shot);
+		t.shot_w = img.width;
+		t.shot_h = img.height;
+	}
+	check(t.shot_w == 1024 && t.shot_h == 768, "screenshot %ux%u",
+	      t.shot_w, t.shot_h);
+	check(at(&t, 0, 0) != BACKGROUND, "video at 0,0 (%08x)", at(&t, 0, 0));
+	check(at(&t, 1023, 767) != BACKGROUND, "video at 1023,767 (%08x)",
+	      at(&t, 1023, 767));
+	check(at(&t, 1023, 0) != BACKGROUND && at(&t, 0, 767) != BACKGROUND,
+	      "video at the other corners (%08x, %08x)", at(&t, 1023, 0),
+	      at(&t, 0, 767));
+	check(!proc_contains(&t.c.p, "refused"), "compositor refused nothing");
+	proc_kill(&mpv, SIGTERM);
+	if (!proc_wait_exit(&mpv, TIMEOUT_MS))
+		fail("mpv ignores SIGTERM");
+	free(t.rgb);
+	comp_stop(&t.c);
+}
+
 static const struct harness_test tests[] = {
 	{ "xdg-fullscreen", test_fullscreen },
 	{ "xdg-fullscreen-mapped", test_fullscreen_mapped },
@@ -822,6 +921,7 @@ static const struct harness_test tests[] = {
 	{ "xdg-geometry", test_geometry },
 	{ "output-v4", test_output },
 	{ "xdg-decoration", test_decoration },
+	{ "app-mpv-fullscreen", test_mpv_fullscreen },
 };
 
 int main(int argc, char **argv)
