@@ -129,7 +129,11 @@ void wlseal_repaint_init(struct wlseal_server *server)
 	server->output = (struct wlseal_output_info){
 		.name = b->name, .width = b->width, .height = b->height,
 		.refresh_mhz = b->refresh_mhz, .refresh_nsec = b->refresh_nsec,
+		.output_name = b->output_name,
 	};
+	snprintf(server->output.description, sizeof(server->output.description),
+		 "wlseal %s output %s %dx%d", b->name, b->output_name, b->width,
+		 b->height);
 	wl_signal_init(&server->events.frame_start);
 	wl_signal_init(&server->events.frame_done);
 	server->frame_presented.notify = frame_presented;

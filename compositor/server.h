@@ -45,7 +45,9 @@ struct wlseal_options {
 
 /* What the protocol side may know of the output (from the backend). */
 struct wlseal_output_info {
-	const char *name;
+	const char *name;	/* the backend's: "headless", "drm" */
+	const char *output_name;	/* wl_output.name: "HEADLESS-1" */
+	char description[96];	/* wl_output.description */
 	int width, height;
 	uint32_t refresh_mhz;
 	uint32_t refresh_nsec;

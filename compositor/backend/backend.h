@@ -48,6 +48,9 @@ struct wlseal_backend_impl {
 struct wlseal_backend {
 	const struct wlseal_backend_impl *impl;
 	const char *name;
+	/* The output's own name: "HEADLESS-1", a DRM connector's
+	 * ("Virtual-1", "HDMI-A-1"). */
+	char output_name[32];
 	int width, height;
 	uint32_t refresh_mhz;
 	uint32_t refresh_nsec;

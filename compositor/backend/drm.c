@@ -23,6 +23,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -140,6 +141,12 @@ static bool find_output(struct drm *d, int want_w, int want_h)
 		if (pick < 0)
 			pick = 0;
 		if (find_crtc(d, res, conn)) {
+			const char *type =
+				drmModeGetConnectorTypeName(conn->connector_type);
+
+			snprintf(d->base.output_name, sizeof(d->base.output_name),
+				 "%s-%u", type ? type : "Unknown",
+				 conn->connector_type_id);
 			d->conn_id = conn->connector_id;
 			d->mode = conn->modes[pick];
 			found = true;

@@ -7,6 +7,7 @@
  * becomes visible at the next tick, which is also its timestamp. One
  * image is enough, since nothing scans it out while we draw.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/timerfd.h>
@@ -106,6 +107,7 @@ struct wlseal_backend *wlseal_backend_headless_create(struct wl_event_loop *loop
 		return NULL;
 	h->base.impl = &headless_impl;
 	h->base.name = "headless";
+	snprintf(h->base.output_name, sizeof(h->base.output_name), "HEADLESS-1");
 	h->base.width = width;
 	h->base.height = height;
 	h->base.refresh_mhz = HEADLESS_REFRESH_MHZ;

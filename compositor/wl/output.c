@@ -1,12 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * output.c - the wl_output global: the one output, as the backend
- * described it (server->output, filled by repaint.c).
+ * described it (server->output, filled by repaint.c). Version 4 (its
+ * name and description) where libwayland's headers have it.
  */
 #include <wayland-server-core.h>
 #include <wayland-server-protocol.h>
 
 #include "wl.h"
+
+#ifdef WL_OUTPUT_NAME_SINCE_VERSION
+#define OUTPUT_VERSION 4
+#else
+#define OUTPUT_VERSION 3
+#endif
 
 static void output_resource_destroy(struct wl_resource *r)
 {
@@ -45,6 +52,12 @@ static void output_bind(struct wl_client *client, void *data,
 			    o->width, o->height, (int32_t)o->refresh_mhz);
 	if (version >= WL_OUTPUT_SCALE_SINCE_VERSION)
 		wl_output_send_scale(r, 1);
+#ifdef WL_OUTPUT_NAME_SINCE_VERSION
+	if (version >= WL_OUTPUT_NAME_SINCE_VERSION) {
+		wl_output_send_name(r, o->output_name);
+		wl_output_send_description(r, o->description);
+	}
+#endif
 	if (version >= WL_OUTPUT_DONE_SINCE_VERSION)
 		wl_output_send_done(r);
 }
@@ -52,6 +65,6 @@ static void output_bind(struct wl_client *client, void *data,
 bool wlseal_output_init(struct wlseal_server *server)
 {
 	wl_list_init(&server->output_resources);
-	return wl_global_create(server->display, &wl_output_interface, 3, server,
-				output_bind) != NULL;
+	return wl_global_create(server->display, &wl_output_interface,
+				OUTPUT_VERSION, server, output_bind) != NULL;
 }

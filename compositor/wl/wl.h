@@ -2,7 +2,8 @@
 /*
  * wl.h - the protocol objects: wl_compositor, wl_surface and wl_region
  * (surface.c, region.c), wl_subcompositor and wl_subsurface
- * (subcompositor.c), xdg-shell (xdg-shell.c), wp_presentation
+ * (subcompositor.c), xdg-shell (xdg-shell.c, xdg-toplevel.c), the
+ * xdg-decoration manager (xdg-decoration.c), wp_presentation
  * (presentation.c) and the wl_output global (output.c).
  *
  * They see server.h, the scene and shm/, never a backend: frames reach
@@ -109,8 +110,82 @@ bool wlseal_data_device_init(struct wlseal_server *server);
 /* seat.c: the wl_seat global, no devices */
 bool wlseal_seat_init(struct wlseal_server *server);
 
-/* xdg-shell.c */
+/* xdg-shell.c: xdg_wm_base, xdg_surface, popups and positioners */
 bool wlseal_xdg_shell_init(struct wlseal_server *server);
+
+/* xdg_surface.set_window_geometry, double-buffered like wl_surface state:
+ * the part of the surface that is the window (surface coordinates). */
+struct wlseal_xdg_geometry {
+	bool set;
+	int32_t x, y, width, height;
+};
+
+struct wlseal_xdg_toplevel;
+
+struct wlseal_xdg_surface {
+	struct wl_resource *resource;
+	struct wlseal_server *server;
+	struct wlseal_surface *surface;	/* NULL once the wl_surface is gone */
+	struct wl_listener surface_destroy;
+	struct wlseal_xdg_toplevel *toplevel;	/* NULL: no role object */
+	struct wlseal_xdg_geometry pending_geometry, geometry;
+};
+
+/*
+ * xdg-toplevel.c: the xdg_toplevel role. xdg-shell.c calls in (create,
+ * commit, ack, detach), xdg-decoration.c too (from_resource, configure);
+ * xdg-toplevel.c calls neither back: it sends xdg_surface.configure on
+ * the resource itself, and tells of its end through destroy_signal.
+ */
+#define WLSEAL_XDG_CONFIGURES 4	/* sent and not acked, at most */
+
+/* What a configure asks of the window. */
+struct wlseal_xdg_state {
+	bool maximized, fullscreen;
+};
+
+struct wlseal_xdg_toplevel {
+	struct wl_resource *resource;
+	struct wlseal_xdg_surface *xs;	/* NULL once the xdg_surface is gone */
+	char *title;
+	struct wlseal_xdg_state wanted;	/* what the client asked for */
+	/* Configures on their way, oldest first. */
+	struct {
+		uint32_t serial;
+		struct wlseal_xdg_state state;
+	} sent[WLSEAL_XDG_CONFIGURES];
+	int n_sent;
+	bool resend;			/* @wanted changed while sent[] was full */
+	bool initial_sent;		/* the initial commit was answered */
+	bool configured;		/* a configure was acked */
+	struct wlseal_xdg_state acked;	/* the last one acked */
+	/* The cascade slot it was given when mapped (scene.h). */
+	int32_t cascade_x, cascade_y;
+	/* The xdg_toplevel goes (data: this); destroy_requested tells its
+	 * destroy request from the client's disconnect. */
+	struct wl_signal destroy_signal;
+	bool destroy_requested;
+	struct wl_resource *decoration;	/* xdg-decoration.c's, or NULL */
+};
+
+/* xdg_surface.get_toplevel: @xs gets its role object. */
+void wlseal_xdg_toplevel_create(struct wlseal_xdg_surface *xs,
+				struct wl_client *client, uint32_t version,
+				uint32_t id);
+/* After the wl_surface's state (and the window geometry) was applied. */
+void wlseal_xdg_toplevel_commit(struct wlseal_xdg_toplevel *tl);
+/* xdg_surface.ack_configure; false: @serial was never sent. */
+bool wlseal_xdg_toplevel_ack(struct wlseal_xdg_toplevel *tl, uint32_t serial);
+/* The xdg_surface goes first: the toplevel stays, inert. */
+void wlseal_xdg_toplevel_detach(struct wlseal_xdg_toplevel *tl);
+/* The toplevel behind an xdg_toplevel resource. */
+struct wlseal_xdg_toplevel *wlseal_xdg_toplevel_from_resource(struct wl_resource *r);
+/* Sends xdg_toplevel.configure and xdg_surface.configure, unless the
+ * initial commit has not come yet (its answer is the first configure). */
+void wlseal_xdg_toplevel_configure(struct wlseal_xdg_toplevel *tl);
+
+/* xdg-decoration.c: zxdg_decoration_manager_v1, always client-side */
+bool wlseal_xdg_decoration_init(struct wlseal_server *server);
 
 /* presentation.c */
 bool wlseal_presentation_init(struct wlseal_server *server);

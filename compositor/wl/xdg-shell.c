@@ -1,11 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * xdg-shell.c - xdg_wm_base, xdg_surface and xdg_toplevel.
+ * xdg-shell.c - xdg_wm_base, xdg_surface, popups and positioners. The
+ * xdg_toplevel role, its configures and where the window goes, are in
+ * xdg-toplevel.c; this file calls into it and is never called back.
  *
- * wlseal has no input, so a toplevel's life is short: the first commit
- * (without a buffer) asks for a configure, the client acks it and commits
- * a buffer, and the surface is mapped into the scene. Sizes are left to
- * the client (configure 0x0), which keeps frames deterministic.
  * Popups and positioners are accepted and otherwise ignored.
  */
 #include <stdlib.h>
@@ -13,20 +11,8 @@
 
 #include <wayland-server-core.h>
 
-#include "log.h"
 #include "wl.h"
 #include "xdg-shell-server-protocol.h"
-
-struct wlseal_xdg_surface {
-	struct wl_resource *resource;
-	struct wl_resource *toplevel;
-	struct wlseal_surface *surface;	/* NULL once the wl_surface is gone */
-	struct wl_listener surface_destroy;
-	uint32_t configure_serial;
-	bool configure_sent;		/* waiting for the client's ack */
-	bool configured;		/* acked at least once */
-	char *title;
-};
 
 static void xdg_unmap(struct wlseal_xdg_surface *xs)
 {
@@ -38,136 +24,15 @@ static void xdg_unmap(struct wlseal_xdg_surface *xs)
 	}
 }
 
-static void send_configure(struct wlseal_xdg_surface *xs)
-{
-	struct wl_array states;
-	struct wl_display *display =
-		wl_client_get_display(wl_resource_get_client(xs->resource));
-
-	/* 0x0: "pick your own size"; no states: a plain floating window. */
-	wl_array_init(&states);
-	xdg_toplevel_send_configure(xs->toplevel, 0, 0, &states);
-	wl_array_release(&states);
-	xs->configure_serial = wl_display_next_serial(display);
-	xdg_surface_send_configure(xs->resource, xs->configure_serial);
-	xs->configure_sent = true;
-}
-
 /* Runs after surface.c applied the committed state. */
 static void xdg_surface_role_commit(struct wlseal_surface *s)
 {
 	struct wlseal_xdg_surface *xs = s->role;
 
-	if (!xs->toplevel)
-		return;
-	if (!xs->configured) {
-		/* The initial commit: answer with the first configure. */
-		if (!xs->configure_sent)
-			send_configure(xs);
-		return;
-	}
-	if (s->buffer && !s->view.mapped) {
-		wlseal_scene_map(&s->server->scene, &s->view);
-		wlseal_debug("mapped pid=%d toplevel \"%s\" at %d,%d size %dx%d",
-			     (int)wlseal_client_pid(wl_resource_get_client(s->resource)),
-			     xs->title ? xs->title : "", s->view.x, s->view.y,
-			     s->view.width, s->view.height);
-	} else if (!s->buffer && s->view.mapped) {
-		/* A NULL buffer unmaps; the client starts over with a new
-		 * initial commit and configure. */
-		xdg_unmap(xs);
-		xs->configured = false;
-		xs->configure_sent = false;
-	}
-}
-
-/* xdg_toplevel */
-
-static void toplevel_destroy(struct wl_client *c, struct wl_resource *r)
-{
-	wl_resource_destroy(r);
-}
-
-static void toplevel_set_parent(struct wl_client *c, struct wl_resource *r,
-				struct wl_resource *parent)
-{
-}
-
-static void toplevel_set_title(struct wl_client *c, struct wl_resource *r,
-			       const char *title)
-{
-	struct wlseal_xdg_surface *xs = wl_resource_get_user_data(r);
-
-	if (!xs)
-		return;
-	free(xs->title);
-	xs->title = strdup(title);
-}
-
-static void toplevel_set_string(struct wl_client *c, struct wl_resource *r,
-				const char *s)
-{
-}
-
-static void toplevel_show_window_menu(struct wl_client *c,
-				      struct wl_resource *r,
-				      struct wl_resource *seat, uint32_t serial,
-				      int32_t x, int32_t y)
-{
-}
-
-static void toplevel_move(struct wl_client *c, struct wl_resource *r,
-			  struct wl_resource *seat, uint32_t serial)
-{
-}
-
-static void toplevel_resize(struct wl_client *c, struct wl_resource *r,
-			    struct wl_resource *seat, uint32_t serial,
-			    uint32_t edges)
-{
-}
-
-static void toplevel_set_size(struct wl_client *c, struct wl_resource *r,
-			      int32_t w, int32_t h)
-{
-}
-
-static void toplevel_no_args(struct wl_client *c, struct wl_resource *r)
-{
-}
-
-static void toplevel_set_fullscreen(struct wl_client *c, struct wl_resource *r,
-				    struct wl_resource *output)
-{
-}
-
-static const struct xdg_toplevel_interface toplevel_impl = {
-	.destroy = toplevel_destroy,
-	.set_parent = toplevel_set_parent,
-	.set_title = toplevel_set_title,
-	.set_app_id = toplevel_set_string,
-	.show_window_menu = toplevel_show_window_menu,
-	.move = toplevel_move,
-	.resize = toplevel_resize,
-	.set_max_size = toplevel_set_size,
-	.set_min_size = toplevel_set_size,
-	.set_maximized = toplevel_no_args,
-	.unset_maximized = toplevel_no_args,
-	.set_fullscreen = toplevel_set_fullscreen,
-	.unset_fullscreen = toplevel_no_args,
-	.set_minimized = toplevel_no_args,
-};
-
-static void toplevel_resource_destroy(struct wl_resource *r)
-{
-	struct wlseal_xdg_surface *xs = wl_resource_get_user_data(r);
-
-	if (!xs)
-		return;
-	xdg_unmap(xs);
-	xs->toplevel = NULL;
-	xs->configured = false;
-	xs->configure_sent = false;
+	if (xs->pending_geometry.set)
+		xs->geometry = xs->pending_geometry;
+	if (xs->toplevel)
+		wlseal_xdg_toplevel_commit(xs->toplevel);
 }
 
 /* xdg_surface */
@@ -187,14 +52,8 @@ static void xdg_surface_get_toplevel(struct wl_client *client,
 				       "xdg_surface already has a role object");
 		return;
 	}
-	xs->toplevel = wl_resource_create(client, &xdg_toplevel_interface,
-					  wl_resource_get_version(r), id);
-	if (!xs->toplevel) {
-		wl_client_post_no_memory(client);
-		return;
-	}
-	wl_resource_set_implementation(xs->toplevel, &toplevel_impl, xs,
-				       toplevel_resource_destroy);
+	wlseal_xdg_toplevel_create(xs, client,
+				   (uint32_t)wl_resource_get_version(r), id);
 }
 
 static void popup_destroy(struct wl_client *c, struct wl_resource *r)
@@ -236,10 +95,32 @@ static void xdg_surface_get_popup(struct wl_client *client,
 	xdg_popup_send_popup_done(popup);
 }
 
+/* Offsets past this are no window a screen shows; clamped, they keep
+ * placement arithmetic far from overflow. */
+#define GEOMETRY_LIMIT (1 << 16)
+
+static int32_t clamp_offset(int32_t v)
+{
+	return v < -GEOMETRY_LIMIT ? -GEOMETRY_LIMIT :
+	       v > GEOMETRY_LIMIT ? GEOMETRY_LIMIT : v;
+}
+
+/* Applied with the next commit; placement uses its origin (x, y). */
 static void xdg_surface_set_window_geometry(struct wl_client *c,
 					    struct wl_resource *r, int32_t x,
 					    int32_t y, int32_t w, int32_t h)
 {
+	struct wlseal_xdg_surface *xs = wl_resource_get_user_data(r);
+
+	if (w <= 0 || h <= 0) {
+		wl_resource_post_error(r, XDG_SURFACE_ERROR_INVALID_SIZE,
+				       "window geometry %dx%d", w, h);
+		return;
+	}
+	xs->pending_geometry = (struct wlseal_xdg_geometry){
+		.set = true, .x = clamp_offset(x), .y = clamp_offset(y),
+		.width = w, .height = h,
+	};
 }
 
 static void xdg_surface_ack_configure(struct wl_client *c,
@@ -247,13 +128,10 @@ static void xdg_surface_ack_configure(struct wl_client *c,
 {
 	struct wlseal_xdg_surface *xs = wl_resource_get_user_data(r);
 
-	if (!xs->configure_sent || serial != xs->configure_serial) {
+	if (!xs->toplevel || !wlseal_xdg_toplevel_ack(xs->toplevel, serial))
 		wl_resource_post_error(r, XDG_SURFACE_ERROR_INVALID_SERIAL,
 				       "ack_configure with unknown serial %u",
 				       serial);
-		return;
-	}
-	xs->configured = true;
 }
 
 static const struct xdg_surface_interface xdg_surface_impl = {
@@ -281,8 +159,7 @@ static void xdg_surface_resource_destroy(struct wl_resource *r)
 
 	xdg_surface_detach(xs);
 	if (xs->toplevel)
-		wl_resource_set_user_data(xs->toplevel, NULL);
-	free(xs->title);
+		wlseal_xdg_toplevel_detach(xs->toplevel);
 	free(xs);
 }
 
@@ -382,6 +259,7 @@ static void wm_base_get_xdg_surface(struct wl_client *client,
 		wl_client_post_no_memory(client);
 		return;
 	}
+	xs->server = s->server;
 	xs->surface = s;
 	s->role = xs;
 	s->role_commit = xdg_surface_role_commit;
@@ -420,6 +298,10 @@ static void wm_base_bind(struct wl_client *client, void *data,
 	xdg_wm_base_send_ping(r, wl_display_next_serial(wl_client_get_display(client)));
 }
 
+/* Version 3: configure_bounds (4) and wm_capabilities (5) would tell
+ * little the configures do not (the output's size, what is granted),
+ * and a client that binds the newest version its headers know but
+ * leaves those listeners NULL aborts when they arrive. */
 bool wlseal_xdg_shell_init(struct wlseal_server *server)
 {
 	return wl_global_create(server->display, &xdg_wm_base_interface, 3,

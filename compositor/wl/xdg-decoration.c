@@ -1,0 +1,175 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * xdg-decoration.c - zxdg_decoration_manager_v1: wlseal draws no window
+ * decorations, so every toplevel decoration is told client_side, when it
+ * is made and after each set_mode or unset_mode, each time followed by an
+ * xdg_surface.configure (xdg-toplevel.c) once the toplevel had its
+ * initial commit; before that, the initial configure follows.
+ *
+ * Errors, on the decoration object: unconfigured_buffer (its toplevel
+ * has a buffer attached or committed), already_constructed (a second
+ * decoration for one toplevel), orphaned (the toplevel destroyed before
+ * its decoration).
+ */
+#include <stdlib.h>
+
+#include <wayland-server-core.h>
+
+#include "wl.h"
+#include "xdg-decoration-unstable-v1-server-protocol.h"
+
+struct decoration {
+	struct wl_resource *resource;
+	struct wlseal_xdg_toplevel *tl;	/* NULL once the toplevel is gone */
+	struct wl_listener toplevel_destroy;
+};
+
+static void send_mode(struct decoration *d)
+{
+	zxdg_toplevel_decoration_v1_send_configure(
+		d->resource, ZXDG_TOPLEVEL_DECORATION_V1_MODE_CLIENT_SIDE);
+	wlseal_xdg_toplevel_configure(d->tl);
+}
+
+static void decoration_detach(struct decoration *d)
+{
+	if (!d->tl)
+		return;
+	d->tl->decoration = NULL;
+	wl_list_remove(&d->toplevel_destroy.link);
+	d->tl = NULL;
+}
+
+static void orphaned_error(struct wl_resource *r)
+{
+	wl_resource_post_error(r, ZXDG_TOPLEVEL_DECORATION_V1_ERROR_ORPHANED,
+			       "xdg_toplevel destroyed before its decoration");
+}
+
+static void decoration_destroy(struct wl_client *c, struct wl_resource *r)
+{
+	wl_resource_destroy(r);
+}
+
+static void decoration_set_mode(struct wl_client *c, struct wl_resource *r,
+				uint32_t mode)
+{
+	struct decoration *d = wl_resource_get_user_data(r);
+
+	if (!d->tl) {
+		orphaned_error(r);
+		return;
+	}
+	/* Whatever the client prefers: wlseal decorates nothing. */
+	send_mode(d);
+}
+
+static void decoration_unset_mode(struct wl_client *c, struct wl_resource *r)
+{
+	decoration_set_mode(c, r, ZXDG_TOPLEVEL_DECORATION_V1_MODE_CLIENT_SIDE);
+}
+
+static const struct zxdg_toplevel_decoration_v1_interface decoration_impl = {
+	.destroy = decoration_destroy,
+	.set_mode = decoration_set_mode,
+	.unset_mode = decoration_unset_mode,
+};
+
+static void decoration_resource_destroy(struct wl_resource *r)
+{
+	struct decoration *d = wl_resource_get_user_data(r);
+
+	decoration_detach(d);
+	free(d);
+}
+
+/* A client's xdg_toplevel.destroy before the decoration's is its error;
+ * when the client goes, the order its objects go in is no one's fault. */
+static void toplevel_destroyed(struct wl_listener *l, void *data)
+{
+	struct decoration *d = wl_container_of(l, d, toplevel_destroy);
+	bool requested = d->tl->destroy_requested;
+
+	decoration_detach(d);
+	if (requested)
+		orphaned_error(d->resource);
+}
+
+static bool has_buffer(struct wlseal_xdg_toplevel *tl)
+{
+	struct wlseal_surface *s = tl->xs ? tl->xs->surface : NULL;
+
+	return s && (s->buffer || (s->pending.attached && s->pending.buffer));
+}
+
+static void manager_destroy(struct wl_client *c, struct wl_resource *r)
+{
+	wl_resource_destroy(r);
+}
+
+static void manager_get_toplevel_decoration(struct wl_client *client,
+					    struct wl_resource *r, uint32_t id,
+					    struct wl_resource *toplevel)
+{
+	struct wlseal_xdg_toplevel *tl =
+		wlseal_xdg_toplevel_from_resource(toplevel);
+	struct decoration *d = calloc(1, sizeof(*d));
+
+	if (!d) {
+		wl_client_post_no_memory(client);
+		return;
+	}
+	d->resource = wl_resource_create(client,
+					 &zxdg_toplevel_decoration_v1_interface,
+					 wl_resource_get_version(r), id);
+	if (!d->resource) {
+		free(d);
+		wl_client_post_no_memory(client);
+		return;
+	}
+	wl_resource_set_implementation(d->resource, &decoration_impl, d,
+				       decoration_resource_destroy);
+	if (tl->decoration) {
+		wl_resource_post_error(d->resource,
+				       ZXDG_TOPLEVEL_DECORATION_V1_ERROR_ALREADY_CONSTRUCTED,
+				       "xdg_toplevel already has a decoration");
+		return;
+	}
+	if (has_buffer(tl)) {
+		wl_resource_post_error(d->resource,
+				       ZXDG_TOPLEVEL_DECORATION_V1_ERROR_UNCONFIGURED_BUFFER,
+				       "xdg_toplevel already has a buffer");
+		return;
+	}
+	d->tl = tl;
+	tl->decoration = d->resource;
+	d->toplevel_destroy.notify = toplevel_destroyed;
+	wl_signal_add(&tl->destroy_signal, &d->toplevel_destroy);
+	send_mode(d);
+}
+
+static const struct zxdg_decoration_manager_v1_interface manager_impl = {
+	.destroy = manager_destroy,
+	.get_toplevel_decoration = manager_get_toplevel_decoration,
+};
+
+static void manager_bind(struct wl_client *client, void *data,
+			 uint32_t version, uint32_t id)
+{
+	struct wl_resource *r;
+
+	r = wl_resource_create(client, &zxdg_decoration_manager_v1_interface,
+			       (int)version, id);
+	if (!r) {
+		wl_client_post_no_memory(client);
+		return;
+	}
+	wl_resource_set_implementation(r, &manager_impl, data, NULL);
+}
+
+bool wlseal_xdg_decoration_init(struct wlseal_server *server)
+{
+	return wl_global_create(server->display,
+				&zxdg_decoration_manager_v1_interface, 1, server,
+				manager_bind) != NULL;
+}

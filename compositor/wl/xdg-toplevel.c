@@ -1,0 +1,350 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * xdg-toplevel.c - the xdg_toplevel role: configures, states, placement.
+ *
+ * wlseal has no input, so a toplevel's life is short: the first commit
+ * (without a buffer) asks for a configure, the client acks it and commits
+ * a buffer, and the surface is mapped into the scene at the next cascade
+ * slot. A floating window picks its own size (configure 0x0), which keeps
+ * frames deterministic. set_maximized and set_fullscreen are granted:
+ * the configure carries the state and the output's size (there are no
+ * panels, so a maximized window gets the whole output too), and once the
+ * client acked it and committed, the window sits at 0,0. unset_* sends
+ * 0x0 again and the window returns to its cascade slot.
+ *
+ * Placement puts the window geometry's origin (xdg_surface.
+ * set_window_geometry) at the spot, not the surface's: a client that
+ * draws a title bar in a subsurface above its surface (foot) declares
+ * it part of the window. Without geometry the surface origin goes there.
+ *
+ * No ACTIVATED state is sent (no input, no focus), and no
+ * configure_bounds or wm_capabilities: xdg_wm_base is advertised at
+ * version 3 (xdg-shell.c), which has neither.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <wayland-server-core.h>
+
+#include "log.h"
+#include "wl.h"
+#include "xdg-shell-server-protocol.h"
+
+static bool state_equal(struct wlseal_xdg_state a, struct wlseal_xdg_state b)
+{
+	return a.maximized == b.maximized && a.fullscreen == b.fullscreen;
+}
+
+static void send_configure(struct wlseal_xdg_toplevel *tl)
+{
+	struct wlseal_xdg_surface *xs = tl->xs;
+	struct wlseal_xdg_state st = tl->wanted;
+	struct wl_array states;
+	int32_t w = 0, h = 0;
+	uint32_t serial, *p;
+
+	if (!xs)
+		return;
+	/* A client that does not ack gets no more than a few; what it
+	 * asked for meanwhile follows its next ack. */
+	if (tl->n_sent == WLSEAL_XDG_CONFIGURES) {
+		tl->resend = true;
+		return;
+	}
+	wl_array_init(&states);
+	if (st.maximized && (p = wl_array_add(&states, sizeof(*p))))
+		*p = XDG_TOPLEVEL_STATE_MAXIMIZED;
+	if (st.fullscreen && (p = wl_array_add(&states, sizeof(*p))))
+		*p = XDG_TOPLEVEL_STATE_FULLSCREEN;
+	/* 0x0: "pick your own size"; maximized or fullscreen: the output. */
+	if (st.maximized || st.fullscreen) {
+		w = xs->server->output.width;
+		h = xs->server->output.height;
+	}
+	xdg_toplevel_send_configure(tl->resource, w, h, &states);
+	wl_array_release(&states);
+	serial = wl_display_next_serial(xs->server->display);
+	xdg_surface_send_configure(xs->resource, serial);
+	tl->sent[tl->n_sent].serial = serial;
+	tl->sent[tl->n_sent].state = st;
+	tl->n_sent++;
+}
+
+void wlseal_xdg_toplevel_configure(struct wlseal_xdg_toplevel *tl)
+{
+	if (tl->initial_sent)
+		send_configure(tl);
+}
+
+bool wlseal_xdg_toplevel_ack(struct wlseal_xdg_toplevel *tl, uint32_t serial)
+{
+	int i;
+
+	for (i = 0; i < tl->n_sent && tl->sent[i].serial != serial; i++)
+		;
+	if (i == tl->n_sent)
+		return false;
+	/* Acking one configure drops those sent before it. */
+	tl->acked = tl->sent[i].state;
+	tl->configured = true;
+	tl->n_sent -= i + 1;
+	memmove(tl->sent, tl->sent + i + 1, sizeof(tl->sent[0]) * (size_t)tl->n_sent);
+	if (tl->resend) {
+		tl->resend = false;
+		send_configure(tl);
+	}
+	return true;
+}
+
+/* Where the view goes: the window geometry's origin at the cascade slot,
+ * or at 0,0 while maximized or fullscreen. */
+static int32_t spot(struct wlseal_xdg_toplevel *tl, bool x)
+{
+	const struct wlseal_xdg_geometry *g = &tl->xs->geometry;
+	int32_t v = x ? tl->cascade_x : tl->cascade_y;
+
+	if (tl->acked.maximized || tl->acked.fullscreen)
+		v = 0;
+	if (g->set)
+		v -= x ? g->x : g->y;
+	return v;
+}
+
+static const char *title(struct wlseal_xdg_toplevel *tl)
+{
+	return tl->title ? tl->title : "";
+}
+
+static int client_pid(struct wlseal_surface *s)
+{
+	return (int)wlseal_client_pid(wl_resource_get_client(s->resource));
+}
+
+static void place(struct wlseal_xdg_toplevel *tl)
+{
+	struct wlseal_surface *s = tl->xs->surface;
+	int32_t x = spot(tl, true), y = spot(tl, false);
+
+	if (x == s->view.x && y == s->view.y)
+		return;
+	wlseal_scene_move(&s->server->scene, &s->view, x, y);
+	wlseal_debug("placed pid=%d toplevel \"%s\" at %d,%d%s%s", client_pid(s),
+		     title(tl), x, y, tl->acked.maximized ? " maximized" : "",
+		     tl->acked.fullscreen ? " fullscreen" : "");
+}
+
+static void unmap(struct wlseal_xdg_toplevel *tl)
+{
+	struct wlseal_surface *s = tl->xs ? tl->xs->surface : NULL;
+
+	if (s && s->view.mapped) {
+		wlseal_scene_unmap(&s->server->scene, &s->view);
+		wlseal_repaint_schedule(s->server);
+	}
+}
+
+void wlseal_xdg_toplevel_commit(struct wlseal_xdg_toplevel *tl)
+{
+	struct wlseal_surface *s = tl->xs->surface;
+
+	if (!tl->configured) {
+		/* The initial commit: answer with the first configure. */
+		if (!tl->initial_sent) {
+			tl->initial_sent = true;
+			send_configure(tl);
+		}
+		return;
+	}
+	if (s->buffer && !s->view.mapped) {
+		wlseal_scene_map(&s->server->scene, &s->view);
+		tl->cascade_x = s->view.x;
+		tl->cascade_y = s->view.y;
+		wlseal_scene_move(&s->server->scene, &s->view, spot(tl, true),
+				  spot(tl, false));
+		wlseal_debug("mapped pid=%d toplevel \"%s\" at %d,%d size %dx%d",
+			     client_pid(s), title(tl), s->view.x, s->view.y,
+			     s->view.width, s->view.height);
+	} else if (!s->buffer && s->view.mapped) {
+		/* A NULL buffer unmaps; the client starts over with a new
+		 * initial commit and configure. */
+		unmap(tl);
+		tl->configured = false;
+		tl->initial_sent = false;
+		tl->n_sent = 0;
+		tl->resend = false;
+	} else if (s->view.mapped) {
+		place(tl);
+	}
+}
+
+/* xdg_toplevel */
+
+static void toplevel_destroy(struct wl_client *c, struct wl_resource *r)
+{
+	struct wlseal_xdg_toplevel *tl = wl_resource_get_user_data(r);
+
+	tl->destroy_requested = true;
+	wl_resource_destroy(r);
+}
+
+static void toplevel_set_parent(struct wl_client *c, struct wl_resource *r,
+				struct wl_resource *parent)
+{
+}
+
+static void toplevel_set_title(struct wl_client *c, struct wl_resource *r,
+			       const char *title)
+{
+	struct wlseal_xdg_toplevel *tl = wl_resource_get_user_data(r);
+
+	free(tl->title);
+	tl->title = strdup(title);
+}
+
+static void toplevel_set_string(struct wl_client *c, struct wl_resource *r,
+				const char *s)
+{
+}
+
+static void toplevel_show_window_menu(struct wl_client *c,
+				      struct wl_resource *r,
+				      struct wl_resource *seat, uint32_t serial,
+				      int32_t x, int32_t y)
+{
+}
+
+static void toplevel_move(struct wl_client *c, struct wl_resource *r,
+			  struct wl_resource *seat, uint32_t serial)
+{
+}
+
+static void toplevel_resize(struct wl_client *c, struct wl_resource *r,
+			    struct wl_resource *seat, uint32_t serial,
+			    uint32_t edges)
+{
+}
+
+static void toplevel_set_size(struct wl_client *c, struct wl_resource *r,
+			      int32_t w, int32_t h)
+{
+}
+
+static void toplevel_no_args(struct wl_client *c, struct wl_resource *r)
+{
+}
+
+/* Every state request is answered with a configure, changed or not. */
+static void toplevel_want(struct wl_resource *r, struct wlseal_xdg_state st)
+{
+	struct wlseal_xdg_toplevel *tl = wl_resource_get_user_data(r);
+
+	if (!state_equal(st, tl->wanted))
+		wlseal_debug("toplevel \"%s\"%s%s", title(tl),
+			     st.maximized ? " maximized" : "",
+			     st.fullscreen ? " fullscreen" :
+			     st.maximized ? "" : " floating");
+	tl->wanted = st;
+	wlseal_xdg_toplevel_configure(tl);
+}
+
+static void toplevel_set_maximized(struct wl_client *c, struct wl_resource *r)
+{
+	struct wlseal_xdg_toplevel *tl = wl_resource_get_user_data(r);
+	struct wlseal_xdg_state st = tl->wanted;
+
+	st.maximized = true;
+	toplevel_want(r, st);
+}
+
+static void toplevel_unset_maximized(struct wl_client *c, struct wl_resource *r)
+{
+	struct wlseal_xdg_toplevel *tl = wl_resource_get_user_data(r);
+	struct wlseal_xdg_state st = tl->wanted;
+
+	st.maximized = false;
+	toplevel_want(r, st);
+}
+
+/* One output: @output, if any, can only be it. */
+static void toplevel_set_fullscreen(struct wl_client *c, struct wl_resource *r,
+				    struct wl_resource *output)
+{
+	struct wlseal_xdg_toplevel *tl = wl_resource_get_user_data(r);
+	struct wlseal_xdg_state st = tl->wanted;
+
+	st.fullscreen = true;
+	toplevel_want(r, st);
+}
+
+static void toplevel_unset_fullscreen(struct wl_client *c, struct wl_resource *r)
+{
+	struct wlseal_xdg_toplevel *tl = wl_resource_get_user_data(r);
+	struct wlseal_xdg_state st = tl->wanted;
+
+	st.fullscreen = false;
+	toplevel_want(r, st);
+}
+
+static const struct xdg_toplevel_interface toplevel_impl = {
+	.destroy = toplevel_destroy,
+	.set_parent = toplevel_set_parent,
+	.set_title = toplevel_set_title,
+	.set_app_id = toplevel_set_string,
+	.show_window_menu = toplevel_show_window_menu,
+	.move = toplevel_move,
+	.resize = toplevel_resize,
+	.set_max_size = toplevel_set_size,
+	.set_min_size = toplevel_set_size,
+	.set_maximized = toplevel_set_maximized,
+	.unset_maximized = toplevel_unset_maximized,
+	.set_fullscreen = toplevel_set_fullscreen,
+	.unset_fullscreen = toplevel_unset_fullscreen,
+	.set_minimized = toplevel_no_args,
+};
+
+static void toplevel_resource_destroy(struct wl_resource *r)
+{
+	struct wlseal_xdg_toplevel *tl = wl_resource_get_user_data(r);
+
+	wl_signal_emit(&tl->destroy_signal, tl);
+	unmap(tl);
+	if (tl->xs)
+		tl->xs->toplevel = NULL;
+	free(tl->title);
+	free(tl);
+}
+
+void wlseal_xdg_toplevel_create(struct wlseal_xdg_surface *xs,
+				struct wl_client *client, uint32_t version,
+				uint32_t id)
+{
+	struct wlseal_xdg_toplevel *tl = calloc(1, sizeof(*tl));
+
+	if (!tl) {
+		wl_client_post_no_memory(client);
+		return;
+	}
+	tl->resource = wl_resource_create(client, &xdg_toplevel_interface,
+					  (int)version, id);
+	if (!tl->resource) {
+		free(tl);
+		wl_client_post_no_memory(client);
+		return;
+	}
+	tl->xs = xs;
+	wl_signal_init(&tl->destroy_signal);
+	xs->toplevel = tl;
+	wl_resource_set_implementation(tl->resource, &toplevel_impl, tl,
+				       toplevel_resource_destroy);
+}
+
+void wlseal_xdg_toplevel_detach(struct wlseal_xdg_toplevel *tl)
+{
+	unmap(tl);
+	tl->xs = NULL;
+}
+
+struct wlseal_xdg_toplevel *wlseal_xdg_toplevel_from_resource(struct wl_resource *r)
+{
+	return wl_resource_get_user_data(r);
+}

@@ -1,0 +1,931 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test-xdg - xdg_toplevel states (fullscreen, maximized), window
+ * geometry and placement on the headless backend, checked in the
+ * compositor's screenshots.
+ *
+ * Usage: test-xdg TEST. A raw client maps toplevels of single colours;
+ * after each step it waits for a frame (a frame callback on a surface
+ * without a role), asks for a screenshot (SIGUSR1) and reads pixels
+ * back in output coordinates.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <png.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <wayland-client.h>
+
+#include "harness.h"
+#include "xdg-decoration-unstable-v1-client-protocol.h"
+#include "xdg-shell-client-protocol.h"
+
+/* Must match compositor/scene/scene.h. */
+#define BACKGROUND 0xff203040u
+#define CASCADE_X0 32
+#define CASCADE_Y0 32
+
+#define OUT_W 320
+#define OUT_H 240
+
+#define RED	0xffff0000u
+#define GREEN	0xff00ff00u
+#define BLUE	0xff0000ffu
+
+struct t {
+	struct comp c;
+	struct wl_display *display;
+	struct wl_registry *registry;
+	struct wl_compositor *compositor;
+	struct wl_shm *shm;
+	struct xdg_wm_base *wm_base;
+	struct zxdg_decoration_manager_v1 *deco;
+	struct wl_surface *probe;	/* no role: only frame callbacks */
+	size_t log_from;		/* compositor output read so far */
+	uint8_t *rgb;			/* the last screenshot */
+	unsigned int shot_w, shot_h;
+};
+
+/* One toplevel and what its last configure said. */
+struct win {
+	struct t *t;
+	struct wl_surface *s;
+	struct xdg_surface *xs;
+	struct xdg_toplevel *tl;
+	int configures;			/* xdg_surface.configure events */
+	uint32_t serial;
+	int32_t w, h;			/* of the last xdg_toplevel.configure */
+	bool maximized, fullscreen, other_state;
+};
+
+static void ping(void *data, struct xdg_wm_base *wm, uint32_t serial)
+{
+	xdg_wm_base_pong(wm, serial);
+}
+
+static const struct xdg_wm_base_listener wm_listener = { .ping = ping };
+
+static void reg_global(void *data, struct wl_registry *r, uint32_t name,
+		       const char *iface, uint32_t version)
+{
+	struct t *t = data;
+
+	if (!strcmp(iface, "wl_compositor"))
+		t->compositor = wl_registry_bind(r, name, &wl_compositor_interface, 4);
+	else if (!strcmp(iface, "wl_shm"))
+		t->shm = wl_registry_bind(r, name, &wl_shm_interface, 1);
+	else if (!strcmp(iface, "xdg_wm_base")) {
+		t->wm_base = wl_registry_bind(r, name, &xdg_wm_base_interface, 3);
+		xdg_wm_base_add_listener(t->wm_base, &wm_listener, t);
+	} else if (!strcmp(iface, "zxdg_decoration_manager_v1"))
+		t->deco = wl_registry_bind(r, name,
+					   &zxdg_decoration_manager_v1_interface, 1);
+}
+
+static void reg_remove(void *data, struct wl_registry *r, uint32_t name)
+{
+}
+
+static const struct wl_registry_listener reg_listener = {
+	.global = reg_global,
+	.global_remove = reg_remove,
+};
+
+static void t_connect(struct t *t)
+{
+	t->display = connect_display();
+	t->registry = wl_display_get_registry(t->display);
+	wl_registry_add_listener(t->registry, &reg_listener, t);
+	if (wl_display_roundtrip(t->display) < 0 || !t->compositor ||
+	    !t->shm || !t->wm_base)
+		fail("missing globals");
+	t->probe = wl_compositor_create_surface(t->compositor);
+}
+
+static void t_start(struct t *t)
+{
+	static const char *const args[] = { "--size=320x240", "--verbose", NULL };
+
+	memset(t, 0, sizeof(*t));
+	comp_start(&t->c, args);
+	t_connect(t);
+}
+
+static void t_stop(struct t *t)
+{
+	check(!proc_contains(&t->c.p, "refused"), "compositor refused nothing");
+	wl_display_disconnect(t->display);
+	free(t->rgb);
+	comp_stop(&t->c);
+}
+
+/* A w x h buffer of one colour from a SEAL_SHRINK-sealed memfd. */
+static struct wl_buffer *solid(struct t *t, int w, int h, uint32_t color)
+{
+	size_t size = (size_t)w * h * 4;
+	int fd = memfd_create("test-xdg", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	struct wl_shm_pool *pool;
+	struct wl_buffer *b;
+	uint32_t *px;
+
+	if (fd < 0 || ftruncate(fd, (off_t)size) < 0)
+		fail("memfd: %s", strerror(errno));
+	px = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (px == MAP_FAILED)
+		fail("mmap: %s", strerror(errno));
+	for (size_t i = 0; i < size / 4; i++)
+		px[i] = color;
+	munmap(px, size);
+	if (fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK) < 0)
+		fail("F_ADD_SEALS: %s", strerror(errno));
+	pool = wl_shm_create_pool(t->shm, fd, (int32_t)size);
+	b = wl_shm_pool_create_buffer(pool, 0, w, h, w * 4,
+				      WL_SHM_FORMAT_XRGB8888);
+	wl_shm_pool_destroy(pool);
+	close(fd);
+	return b;
+}
+
+static void show(struct t *t, struct wl_surface *s, int w, int h,
+		 uint32_t color)
+{
+	wl_surface_attach(s, solid(t, w, h, color), 0, 0);
+	wl_surface_damage(s, 0, 0, w, h);
+	wl_surface_commit(s);
+}
+
+static void xs_configure(void *data, struct xdg_surface *xs, uint32_t serial)
+{
+	struct win *w = data;
+
+	w->configures++;
+	w->serial = serial;
+}
+
+static const struct xdg_surface_listener xs_listener = {
+	.configure = xs_configure,
+};
+
+static void tl_configure(void *data, struct xdg_toplevel *tl, int32_t width,
+			 int32_t height, struct wl_array *states)
+{
+	struct win *w = data;
+	uint32_t *st;
+
+	w->w = width;
+	w->h = height;
+	w->maximized = w->fullscreen = w->other_state = false;
+	wl_array_for_each(st, states) {
+		if (*st == XDG_TOPLEVEL_STATE_MAXIMIZED)
+			w->maximized = true;
+		else if (*st == XDG_TOPLEVEL_STATE_FULLSCREEN)
+			w->fullscreen = true;
+		else
+			w->other_state = true;
+	}
+}
+
+static void tl_close(void *data, struct xdg_toplevel *tl)
+{
+}
+
+static const struct xdg_toplevel_listener tl_listener = {
+	.configure = tl_configure,
+	.close = tl_close,
+};
+
+/* A toplevel without a buffer; nothing committed yet. */
+static void win_create(struct t *t, struct win *w)
+{
+	memset(w, 0, sizeof(*w));
+	w->t = t;
+	w->s = wl_compositor_create_surface(t->compositor);
+	w->xs = xdg_wm_base_get_xdg_surface(t->wm_base, w->s);
+	w->tl = xdg_surface_get_toplevel(w->xs);
+	xdg_surface_add_listener(w->xs, &xs_listener, w);
+	xdg_toplevel_add_listener(w->tl, &tl_listener, w);
+}
+
+/* Waits for the configure after the @n-th one the window saw. */
+static void wait_configure(struct win *w, int n, const char *what)
+{
+	while (w->configures <= n)
+		if (wl_display_dispatch(w->t->display) < 0)
+			fail("%s: no configure (%s)", what, last_client_log);
+}
+
+/* The initial commit and its configure. */
+static void win_initial_commit(struct win *w)
+{
+	int n = w->configures;
+
+	wl_surface_commit(w->s);
+	wait_configure(w, n, "initial commit");
+}
+
+/* Acks the last configure and commits a w x h buffer in @color. */
+static void win_draw(struct win *w, int width, int height, uint32_t color)
+{
+	xdg_surface_ack_configure(w->xs, w->serial);
+	show(w->t, w->s, width, height, color);
+	if (wl_display_roundtrip(w->t->display) < 0)
+		fail("connection lost after a commit: %s", last_client_log);
+}
+
+/* The compositor's "mapped" line for the next window: where it went. */
+static void expect_mapped_at(struct t *t, int x, int y, const char *what)
+{
+	char line[256];
+	int mx, my;
+
+	if (!proc_wait(&t->c.p, &t->log_from, "mapped pid=", TIMEOUT_MS, line,
+		       sizeof(line)) ||
+	    sscanf(strstr(line, " at "), " at %d,%d", &mx, &my) != 2)
+		fail("%s: never mapped", what);
+	check(mx == x && my == y, "%s: mapped at %d,%d (want %d,%d)", what, mx,
+	      my, x, y);
+}
+
+static void frame_done(void *data, struct wl_callback *cb, uint32_t msec)
+{
+	*(bool *)data = true;
+	wl_callback_destroy(cb);
+}
+
+static const struct wl_callback_listener frame_listener = { .done = frame_done };
+
+/* Everything committed so far is on the screen once this returns. */
+static void wait_frame(struct t *t)
+{
+	struct wl_callback *cb = wl_surface_frame(t->probe);
+	bool done = false;
+
+	wl_callback_add_listener(cb, &frame_listener, &done);
+	wl_surface_commit(t->probe);
+	while (!done)
+		if (wl_display_dispatch(t->display) < 0)
+			fail("connection lost waiting for a frame: %s",
+			     last_client_log);
+}
+
+static void screenshot(struct t *t)
+{
+	png_image img;
+
+	wait_frame(t);
+	proc_kill(&t->c.p, SIGUSR1);
+	if (!proc_wait(&t->c.p, &t->log_from, "screenshot frame=", TIMEOUT_MS,
+		       NULL, 0))
+		fail("no screenshot written");
+	free(t->rgb);
+	memset(&img, 0, sizeof(img));
+	img.version = PNG_IMAGE_VERSION;
+	if (!png_image_begin_read_from_file(&img, t->c.shot))
+		fail("cannot read %s: %s", t->c.shot, img.message);
+	img.format = PNG_FORMAT_RGB;
+	t->rgb = malloc(PNG_IMAGE_SIZE(img));
+	if (!t->rgb || !png_image_finish_read(&img, NULL, t->rgb, 0, NULL))
+		fail("cannot decode %s", t->c.shot);
+	t->shot_w = img.width;
+	t->shot_h = img.height;
+}
+
+/* The screenshot's pixel at output coordinates (@x, @y). */
+static uint32_t at(struct t *t, int x, int y)
+{
+	const uint8_t *p;
+
+	if (x < 0 || y < 0 || x >= (int)t->shot_w || y >= (int)t->shot_h)
+		fail("pixel %d,%d outside the %ux%u screenshot", x, y, t->shot_w,
+		     t->shot_h);
+	p = t->rgb + ((size_t)y * t->shot_w + (size_t)x) * 3;
+	return 0xff000000u | (uint32_t)p[0] << 16 | (uint32_t)p[1] << 8 | p[2];
+}
+
+/* Every pixel of the rectangle (output coordinates) is @color. */
+static void expect_rect(struct t *t, int x, int y, int w, int h,
+			uint32_t color, const char *what)
+{
+	int i, j, bad = 0;
+	uint32_t first = 0;
+
+	for (j = y; j < y + h; j++)
+		for (i = x; i < x + w; i++)
+			if (at(t, i, j) != color && !bad++)
+				first = at(t, i, j);
+	check(bad == 0, "%s: %dx%d at %d,%d is %08x (%d pixels differ, e.g. %08x)",
+	      what, w, h, x, y, color, bad, first);
+}
+
+static void expect_configure(struct win *w, bool maximized, bool fullscreen,
+			     int32_t width, int32_t height, const char *what)
+{
+	check(w->maximized == maximized && w->fullscreen == fullscreen &&
+	      !w->other_state && w->w == width && w->h == height,
+	      "%s: configure %dx%d%s%s%s (want %dx%d%s%s)", what, w->w, w->h,
+	      w->maximized ? " maximized" : "", w->fullscreen ? " fullscreen" : "",
+	      w->other_state ? " +other states" : "", width, height,
+	      maximized ? " maximized" : "", fullscreen ? " fullscreen" : "");
+}
+
+/* A floating 100x80 red window: at the first cascade slot. */
+static void map_floating(struct t *t, struct win *w)
+{
+	win_initial_commit(w);
+	expect_configure(w, false, false, 0, 0, "initial configure");
+	win_draw(w, 100, 80, RED);
+	expect_mapped_at(t, CASCADE_X0, CASCADE_Y0, "floating window");
+	screenshot(t);
+	expect_rect(t, CASCADE_X0, CASCADE_Y0, 100, 80, RED, "at the cascade");
+	expect_rect(t, 0, 0, OUT_W, CASCADE_Y0, BACKGROUND, "background above");
+}
+
+/* Back to floating: 0x0, no states, the cascade slot again. */
+static void expect_unset(struct t *t, struct win *w, const char *what)
+{
+	char msg[128];
+
+	snprintf(msg, sizeof(msg), "%s: configure", what);
+	expect_configure(w, false, false, 0, 0, msg);
+	win_draw(w, 100, 80, BLUE);
+	screenshot(t);
+	snprintf(msg, sizeof(msg), "%s: back at the cascade slot", what);
+	expect_rect(t, CASCADE_X0, CASCADE_Y0, 100, 80, BLUE, msg);
+	snprintf(msg, sizeof(msg), "%s: background at 0,0 again", what);
+	expect_rect(t, 0, 0, OUT_W, CASCADE_Y0, BACKGROUND, msg);
+	expect_rect(t, CASCADE_X0 + 100, CASCADE_Y0, OUT_W - CASCADE_X0 - 100,
+		    OUT_H - CASCADE_Y0, BACKGROUND, msg);
+}
+
+/*
+ * set_fullscreen before the initial commit (as mpv --fs does): the first
+ * configure is fullscreen at the output's size, and a buffer of that
+ * size covers the output from 0,0. unset_fullscreen: 0x0 and the cascade.
+ */
+static void test_fullscreen(void)
+{
+	/* static: the harness cleans up through pointers at exit */
+	static struct t t;
+	static struct win w;
+	int n;
+
+	t_start(&t);
+	win_create(&t, &w);
+	xdg_toplevel_set_fullscreen(w.tl, NULL);
+	win_initial_commit(&w);
+	expect_configure(&w, false, true, OUT_W, OUT_H, "initial configure");
+	win_draw(&w, OUT_W, OUT_H, GREEN);
+	expect_mapped_at(&t, 0, 0, "fullscreen window");
+	screenshot(&t);
+	expect_rect(&t, 0, 0, OUT_W, OUT_H, GREEN, "fullscreen covers the output");
+
+	n = w.configures;
+	xdg_toplevel_unset_fullscreen(w.tl);
+	wait_configure(&w, n, "unset_fullscreen");
+	expect_unset(&t, &w, "unset_fullscreen");
+	t_stop(&t);
+}
+
+/* A mapped floating window goes fullscreen and back. */
+static void test_fullscreen_mapped(void)
+{
+	/* static: the harness cleans up through pointers at exit */
+	static struct t t;
+	static struct win w;
+	int n;
+
+	t_start(&t);
+	win_create(&t, &w);
+	map_floating(&t, &w);
+
+	n = w.configures;
+	xdg_toplevel_set_fullscreen(w.tl, NULL);
+	wait_configure(&w, n, "set_fullscreen");
+	expect_configure(&w, false, true, OUT_W, OUT_H, "set_fullscreen");
+	screenshot(&t);
+	expect_rect(&t, CASCADE_X0, CASCADE_Y0, 100, 80, RED,
+		    "stays put until acked and committed");
+	win_draw(&w, OUT_W, OUT_H, GREEN);
+	screenshot(&t);
+	expect_rect(&t, 0, 0, OUT_W, OUT_H, GREEN, "fullscreen covers the output");
+
+	n = w.configures;
+	xdg_toplevel_unset_fullscreen(w.tl);
+	wait_configure(&w, n, "unset_fullscreen");
+	expect_unset(&t, &w, "unset_fullscreen");
+	t_stop(&t);
+}
+
+/* Maximized: the whole output too (no panels), the state MAXIMIZED. */
+static void test_maximized(void)
+{
+	/* static: the harness cleans up through pointers at exit */
+	static struct t t;
+	static struct win w;
+	int n;
+
+	t_start(&t);
+	win_create(&t, &w);
+	map_floating(&t, &w);
+
+	n = w.configures;
+	xdg_toplevel_set_maximized(w.tl);
+	wait_configure(&w, n, "set_maximized");
+	expect_configure(&w, true, false, OUT_W, OUT_H, "set_maximized");
+	win_draw(&w, OUT_W, OUT_H, GREEN);
+	screenshot(&t);
+	expect_rect(&t, 0, 0, OUT_W, OUT_H, GREEN, "maximized covers the output");
+
+	/* Fullscreen over maximized keeps both; unset_fullscreen keeps
+	 * the window maximized. */
+	n = w.configures;
+	xdg_toplevel_set_fullscreen(w.tl, NULL);
+	wait_configure(&w, n, "set_fullscreen while maximized");
+	expect_configure(&w, true, true, OUT_W, OUT_H,
+			 "set_fullscreen while maximized");
+	n = w.configures;
+	xdg_toplevel_unset_fullscreen(w.tl);
+	wait_configure(&w, n, "unset_fullscreen while maximized");
+	expect_configure(&w, true, false, OUT_W, OUT_H,
+			 "unset_fullscreen while maximized");
+	win_draw(&w, OUT_W, OUT_H, GREEN);
+	screenshot(&t);
+	expect_rect(&t, 0, 0, OUT_W, OUT_H, GREEN, "still maximized at 0,0");
+
+	n = w.configures;
+	xdg_toplevel_unset_maximized(w.tl);
+	wait_configure(&w, n, "unset_maximized");
+	expect_unset(&t, &w, "unset_maximized");
+	t_stop(&t);
+}
+
+/* Each refused request ends the connection with its protocol error. */
+static void expect_error(struct t *t, const char *what, const char *iface,
+			 uint32_t code)
+{
+	const struct wl_interface *got = NULL;
+	uint32_t got_code, id;
+
+	last_client_log[0] = 0;
+	if (wl_display_roundtrip(t->display) >= 0)
+		fail("%s: accepted, expected %s error %u", what, iface, code);
+	got_code = wl_display_get_protocol_error(t->display, &got, &id);
+	check(got && !strcmp(got->name, iface) && got_code == code,
+	      "%s: %s error %u (%s)", what, got ? got->name : "?", got_code,
+	      strtok(last_client_log, "\n"));
+	wl_display_disconnect(t->display);
+	t->display = NULL;
+	t->compositor = NULL;
+	t->shm = NULL;
+	t->wm_base = NULL;
+	t->deco = NULL;
+	t_connect(t);
+}
+
+/*
+ * Configures the client has not acked yet: acking an older one is fine
+ * (and drops those before it), the newest one decides; a serial never
+ * sent is an error. A client that never acks gets only a few.
+ */
+static void test_serials(void)
+{
+	/* static: the harness cleans up through pointers at exit */
+	static struct t t;
+	static struct win w;
+	uint32_t first;
+	int n;
+
+	t_start(&t);
+	win_create(&t, &w);
+	map_floating(&t, &w);
+
+	n = w.configures;
+	xdg_toplevel_set_maximized(w.tl);
+	wait_configure(&w, n, "set_maximized");
+	first = w.serial;
+	n = w.configures;
+	xdg_toplevel_unset_maximized(w.tl);
+	wait_configure(&w, n, "unset_maximized");
+	xdg_surface_ack_configure(w.xs, first);
+	wl_surface_commit(w.s);
+	last_client_log[0] = 0;
+	check(wl_display_roundtrip(t.display) >= 0,
+	      "an older configure acked (%s)", last_client_log);
+	screenshot(&t);
+	expect_rect(&t, 0, 0, 100, 80, RED,
+		    "the acked (maximized) configure placed it at 0,0");
+	xdg_surface_ack_configure(w.xs, w.serial);
+	wl_surface_commit(w.s);
+	screenshot(&t);
+	expect_rect(&t, CASCADE_X0, CASCADE_Y0, 100, 80, RED,
+		    "the newest (floating) one back at the cascade");
+	expect_rect(&t, 0, 0, CASCADE_X0, CASCADE_Y0, BACKGROUND,
+		    "and 0,0 repainted");
+
+	/* Twenty requests unacked: a few configures, not twenty. */
+	n = w.configures;
+	for (int i = 0; i < 10; i++) {
+		xdg_toplevel_set_fullscreen(w.tl, NULL);
+		xdg_toplevel_unset_fullscreen(w.tl);
+	}
+	wl_display_roundtrip(t.display);
+	check(w.configures - n >= 1 && w.configures - n <= 4,
+	      "unacked configures bounded (%d sent)", w.configures - n);
+	/* Acking the last one sends what was asked meanwhile: floating. */
+	n = w.configures;
+	xdg_surface_ack_configure(w.xs, w.serial);
+	wait_configure(&w, n, "the held-back request");
+	expect_configure(&w, false, false, 0, 0, "the held-back request");
+
+	xdg_surface_ack_configure(w.xs, w.serial + 1000);
+	expect_error(&t, "ack of a serial never sent", "xdg_surface",
+		     XDG_SURFACE_ERROR_INVALID_SERIAL);
+	t_stop(&t);
+}
+
+/*
+ * set_window_geometry: the geometry's origin goes to the cascade slot
+ * (fullscreen: to 0,0), not the surface's. A 100x80 surface whose window
+ * starts at 10,20 (as if a shadow were around it) shows its 10,20 pixel
+ * at the slot.
+ */
+static void test_geometry(void)
+{
+	/* static: the harness cleans up through pointers at exit */
+	static struct t t;
+	static struct win w;
+	int n;
+
+	t_start(&t);
+	win_create(&t, &w);
+	xdg_surface_set_window_geometry(w.xs, 10, 20, 80, 50);
+	win_initial_commit(&w);
+	win_draw(&w, 100, 80, RED);
+	expect_mapped_at(&t, CASCADE_X0 - 10, CASCADE_Y0 - 20,
+			 "surface placed by its window geometry");
+	screenshot(&t);
+	expect_rect(&t, CASCADE_X0 - 10, CASCADE_Y0 - 20, 100, 80, RED,
+		    "the whole surface drawn");
+	expect_rect(&t, 0, 0, CASCADE_X0 - 10, OUT_H, BACKGROUND,
+		    "background left of it");
+
+	/* A negative origin: a title bar above the surface (foot). */
+	xdg_surface_set_window_geometry(w.xs, 0, -26, 100, 106);
+	wl_surface_commit(w.s);
+	screenshot(&t);
+	expect_rect(&t, CASCADE_X0, CASCADE_Y0 + 26, 100, 80, RED,
+		    "geometry at 0,-26: the surface 26 rows below the slot");
+	expect_rect(&t, CASCADE_X0, CASCADE_Y0, 100, 26, BACKGROUND,
+		    "old place repainted");
+
+	n = w.configures;
+	xdg_toplevel_set_fullscreen(w.tl, NULL);
+	wait_configure(&w, n, "set_fullscreen");
+	xdg_surface_set_window_geometry(w.xs, 10, 20, OUT_W, OUT_H);
+	win_draw(&w, OUT_W + 20, OUT_H + 40, GREEN);
+	screenshot(&t);
+	expect_rect(&t, 0, 0, OUT_W, OUT_H, GREEN,
+		    "fullscreen: the geometry covers the output from 0,0");
+
+	xdg_surface_set_window_geometry(w.xs, 0, 0, 0, 10);
+	expect_error(&t, "an empty window geometry", "xdg_surface",
+		     XDG_SURFACE_ERROR_INVALID_SIZE);
+	t_stop(&t);
+}
+
+/* wl_output, bound at the version advertised. */
+struct out {
+	uint32_t version;
+	struct wl_output *o;
+	char name[64], description[128];
+	int w, h;
+	bool named_before_done, done;
+};
+
+static void out_geometry(void *data, struct wl_output *o, int32_t x, int32_t y,
+			 int32_t pw, int32_t ph, int32_t subpixel,
+			 const char *make, const char *model, int32_t transform)
+{
+}
+
+static void out_mode(void *data, struct wl_output *o, uint32_t flags,
+		     int32_t w, int32_t h, int32_t refresh)
+{
+	struct out *out = data;
+
+	if (flags & WL_OUTPUT_MODE_CURRENT) {
+		out->w = w;
+		out->h = h;
+	}
+}
+
+static void out_done(void *data, struct wl_output *o)
+{
+	struct out *out = data;
+
+	out->named_before_done = out->name[0] && out->description[0];
+	out->done = true;
+}
+
+static void out_scale(void *data, struct wl_output *o, int32_t factor)
+{
+}
+
+static void out_name(void *data, struct wl_output *o, const char *name)
+{
+	struct out *out = data;
+
+	snprintf(out->name, sizeof(out->name), "%s", name);
+}
+
+static void out_description(void *data, struct wl_output *o, const char *d)
+{
+	struct out *out = data;
+
+	snprintf(out->description, sizeof(out->description), "%s", d);
+}
+
+static const struct wl_output_listener out_listener = {
+	.geometry = out_geometry,
+	.mode = out_mode,
+	.done = out_done,
+	.scale = out_scale,
+	.name = out_name,
+	.description = out_description,
+};
+
+static void out_global(void *data, struct wl_registry *r, uint32_t name,
+		       const char *iface, uint32_t version)
+{
+	struct out *out = data;
+
+	if (strcmp(iface, "wl_output"))
+		return;
+	out->version = version;
+	out->o = wl_registry_bind(r, name, &wl_output_interface,
+				  version < 4 ? version : 4);
+	wl_output_add_listener(out->o, &out_listener, out);
+}
+
+static const struct wl_registry_listener out_reg_listener = {
+	.global = out_global,
+	.global_remove = reg_remove,
+};
+
+/* wl_output version 4: name and description, then done. */
+static void test_output(void)
+{
+	/* static: the harness cleans up through pointers at exit */
+	static struct t t;
+	static struct out out;
+	struct wl_registry *r;
+
+	t_start(&t);
+	r = wl_display_get_registry(t.display);
+	wl_registry_add_listener(r, &out_reg_listener, &out);
+	wl_display_roundtrip(t.display);
+	check(out.version == 4, "wl_output advertised at version %u (want 4)",
+	      out.version);
+	if (!out.o)
+		fail("no wl_output");
+	wl_display_roundtrip(t.display);
+	check(out.done, "wl_output.done received");
+	check(!strcmp(out.name, "HEADLESS-1"), "name \"%s\" (want HEADLESS-1)",
+	      out.name);
+	check(strstr(out.description, "HEADLESS-1") &&
+	      strstr(out.description, "320x240"),
+	      "description \"%s\" names the output and its size",
+	      out.description);
+	check(out.named_before_done, "name and description came before done");
+	check(out.w == OUT_W && out.h == OUT_H, "current mode %dx%d", out.w,
+	      out.h);
+	wl_output_release(out.o);
+	wl_registry_destroy(r);
+	t_stop(&t);
+}
+
+/* A toplevel decoration and the modes it was told. */
+struct deco {
+	struct zxdg_toplevel_decoration_v1 *d;
+	int configures;
+	uint32_t mode;
+};
+
+static void deco_configure(void *data, struct zxdg_toplevel_decoration_v1 *d,
+			   uint32_t mode)
+{
+	struct deco *dc = data;
+
+	dc->configures++;
+	dc->mode = mode;
+}
+
+static const struct zxdg_toplevel_decoration_v1_listener deco_listener = {
+	.configure = deco_configure,
+};
+
+static void deco_create(struct t *t, struct deco *dc, struct win *w)
+{
+	memset(dc, 0, sizeof(*dc));
+	dc->d = zxdg_decoration_manager_v1_get_toplevel_decoration(t->deco,
+								   w->tl);
+	zxdg_toplevel_decoration_v1_add_listener(dc->d, &deco_listener, dc);
+}
+
+/*
+ * zxdg_decoration_manager_v1: client_side whatever is asked, each time
+ * with an xdg_surface.configure after it (once the toplevel had its
+ * initial commit), and the protocol's errors.
+ */
+static void test_decoration(void)
+{
+	/* static: the harness cleans up through pointers at exit */
+	static struct t t;
+	static struct win w, w2;
+	static struct deco dc, dc2;
+	int n;
+
+	t_start(&t);
+	if (!t.deco)
+		fail("no zxdg_decoration_manager_v1");
+	win_create(&t, &w);
+	deco_create(&t, &dc, &w);
+	zxdg_toplevel_decoration_v1_set_mode(dc.d,
+		ZXDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE);
+	wl_display_roundtrip(t.display);
+	check(dc.configures >= 1 &&
+	      dc.mode == ZXDG_TOPLEVEL_DECORATION_V1_MODE_CLIENT_SIDE,
+	      "before the initial commit: client_side (%d configures, mode %u)",
+	      dc.configures, dc.mode);
+	check(w.configures == 0, "no xdg_surface.configure before the initial commit");
+	win_initial_commit(&w);
+	win_draw(&w, 100, 80, RED);
+	expect_mapped_at(&t, CASCADE_X0, CASCADE_Y0, "decorated window");
+
+	n = dc.configures;
+	zxdg_toplevel_decoration_v1_set_mode(dc.d,
+		ZXDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE);
+	wait_configure(&w, w.configures, "set_mode(server_side)");
+	check(dc.configures == n + 1 &&
+	      dc.mode == ZXDG_TOPLEVEL_DECORATION_V1_MODE_CLIENT_SIDE,
+	      "set_mode(server_side) answered client_side, then xdg_surface.configure");
+	n = dc.configures;
+	zxdg_toplevel_decoration_v1_unset_mode(dc.d);
+	wait_configure(&w, w.configures, "unset_mode");
+	check(dc.configures == n + 1 &&
+	      dc.mode == ZXDG_TOPLEVEL_DECORATION_V1_MODE_CLIENT_SIDE,
+	      "unset_mode answered client_side, then xdg_surface.configure");
+	win_draw(&w, 100, 80, BLUE);
+	screenshot(&t);
+	expect_rect(&t, CASCADE_X0, CASCADE_Y0, 100, 80, BLUE,
+		    "no decorations drawn: the window as committed");
+	/* Destroying the decoration, then the toplevel, is the right order. */
+	zxdg_toplevel_decoration_v1_destroy(dc.d);
+	xdg_toplevel_destroy(w.tl);
+	last_client_log[0] = 0;
+	check(wl_display_roundtrip(t.display) >= 0,
+	      "decoration destroyed before its toplevel (%s)", last_client_log);
+
+	win_create(&t, &w2);
+	deco_create(&t, &dc, &w2);
+	deco_create(&t, &dc2, &w2);
+	expect_error(&t, "a second decoration for a toplevel",
+		     "zxdg_toplevel_decoration_v1",
+		     ZXDG_TOPLEVEL_DECORATION_V1_ERROR_ALREADY_CONSTRUCTED);
+
+	win_create(&t, &w2);
+	deco_create(&t, &dc, &w2);
+	xdg_toplevel_destroy(w2.tl);
+	expect_error(&t, "the toplevel destroyed before its decoration",
+		     "zxdg_toplevel_decoration_v1",
+		     ZXDG_TOPLEVEL_DECORATION_V1_ERROR_ORPHANED);
+
+	win_create(&t, &w2);
+	wl_surface_attach(w2.s, solid(&t, 10, 10, RED), 0, 0);
+	deco_create(&t, &dc, &w2);
+	expect_error(&t, "a decoration for a toplevel with a buffer attached",
+		     "zxdg_toplevel_decoration_v1",
+		     ZXDG_TOPLEVEL_DECORATION_V1_ERROR_UNCONFIGURED_BUFFER);
+	t_stop(&t);
+}
+
+/* @prog's path from $PATH (what `command -v` finds), or NULL. */
+static const char *find_program(const char *prog)
+{
+	static char path[512];
+	const char *p = getenv("PATH");
+
+	while (p && *p) {
+		size_t n = strcspn(p, ":");
+
+		snprintf(path, sizeof(path), "%.*s/%s", (int)n, p, prog);
+		if (n && access(path, X_OK) == 0)
+			return path;
+		p += n + (p[n] == ':');
+	}
+	return NULL;
+}
+
+/*
+ * mpv --fs on an output of the video's size, drawing with wl_shm
+ * (--vo=wlshm): the whole output is video, from 0,0 to the far corner.
+ * lavfi's testsrc is black at its top-left and white at its bottom-right,
+ * so neither is the background. Skipped (TAP) without mpv.
+ */
+static void test_mpv_fullscreen(void)
+{
+	static const char *const args[] = { "--size=1024x768", "--verbose",
+					    "--print-frames", NULL };
+	/* static: the harness cleans up through pointers at exit */
+	static struct t t;
+	static struct proc mpv;
+	char *argv[] = { NULL, "--no-config", "--vo=wlshm", "--fs", "--ao=null",
+			 "--loop=inf", "--really-quiet",
+			 "av://lavfi:testsrc=size=1024x768:rate=30", NULL };
+	const char *prog = find_program("mpv");
+	char needle[64], line[256];
+	int i;
+
+	if (!prog) {
+		printf("1..0 # SKIP mpv is not installed\n");
+		return;
+	}
+	argv[0] = (char *)prog;
+	memset(&t, 0, sizeof(t));
+	comp_start(&t.c, args);
+	proc_spawn(&mpv, argv);
+	snprintf(needle, sizeof(needle), "mapped pid=%d toplevel", (int)mpv.pid);
+	if (!proc_wait(&t.c.p, &t.log_from, needle, TIMEOUT_MS, line,
+		       sizeof(line)))
+		fail("mpv never mapped a toplevel");
+	/* mpv maps before it acks the fullscreen configure it asked for
+	 * after its initial commit: a later commit places it at 0,0. */
+	if (!strstr(line, " at 0,0 ")) {
+		snprintf(needle, sizeof(needle), "placed pid=%d toplevel",
+			 (int)mpv.pid);
+		if (!proc_wait(&t.c.p, &t.log_from, needle, TIMEOUT_MS, line,
+			       sizeof(line)))
+			fail("mpv's window was never placed anew");
+	}
+	check(strstr(line, " at 0,0") != NULL, "mpv's window at 0,0 (%s)",
+	      strtok(line, "\n"));
+	for (i = 0; i < 3; i++)
+		if (!proc_wait(&t.c.p, &t.log_from, "WLSEAL-FRAME ", TIMEOUT_MS,
+			       NULL, 0))
+			fail("only %d frames after mpv went fullscreen", i);
+	/* No client of our own: the screenshot is of the next frame. */
+	proc_kill(&t.c.p, SIGUSR1);
+	if (!proc_wait(&t.c.p, &t.log_from, "screenshot frame=", TIMEOUT_MS,
+		       NULL, 0))
+		fail("no screenshot written");
+	{
+		png_image img;
+
+		memset(&img, 0, sizeof(img));
+		img.version = PNG_IMAGE_VERSION;
+		if (!png_image_begin_read_from_file(&img, t.c.shot))
+			fail("cannot read %s: %s", t.c.shot, img.message);
+		img.format = PNG_FORMAT_RGB;
+		t.rgb = malloc(PNG_IMAGE_SIZE(img));
+		if (!t.rgb || !png_image_finish_read(&img, NULL, t.rgb, 0, NULL))
+			fail("cannot decode %s", t.c.shot);
+		t.shot_w = img.width;
+		t.shot_h = img.height;
+	}
+	check(t.shot_w == 1024 && t.shot_h == 768, "screenshot %ux%u",
+	      t.shot_w, t.shot_h);
+	check(at(&t, 0, 0) != BACKGROUND, "video at 0,0 (%08x)", at(&t, 0, 0));
+	check(at(&t, 1023, 767) != BACKGROUND, "video at 1023,767 (%08x)",
+	      at(&t, 1023, 767));
+	check(at(&t, 1023, 0) != BACKGROUND && at(&t, 0, 767) != BACKGROUND,
+	      "video at the other corners (%08x, %08x)", at(&t, 1023, 0),
+	      at(&t, 0, 767));
+	check(!proc_contains(&t.c.p, "refused"), "compositor refused nothing");
+	proc_kill(&mpv, SIGTERM);
+	if (!proc_wait_exit(&mpv, TIMEOUT_MS))
+		fail("mpv ignores SIGTERM");
+	free(t.rgb);
+	comp_stop(&t.c);
+}
+
+static const struct harness_test tests[] = {
+	{ "xdg-fullscreen", test_fullscreen },
+	{ "xdg-fullscreen-mapped", test_fullscreen_mapped },
+	{ "xdg-maximized", test_maximized },
+	{ "xdg-serials", test_serials },
+	{ "xdg-geometry", test_geometry },
+	{ "output-v4", test_output },
+	{ "xdg-decoration", test_decoration },
+	{ "app-mpv-fullscreen", test_mpv_fullscreen },
+};
+
+int main(int argc, char **argv)
+{
+	return harness_main("test-xdg", tests, sizeof(tests) / sizeof(tests[0]),
+			    argc, argv);
+}
