@@ -8,14 +8,20 @@
  * The source and destination are two separate buffers of the frame's
  * size, like a client's buffer and the compositor's output image. Before
  * each copy the source is rewritten (not timed), as a client draws a new
- * frame, so the copy does not read a source that stayed in cache only
- * because nothing else touched it.
+ * frame: by a second thread pinned to another CPU when there is one, as
+ * a client on another core writes its frame. Rewriting it on the copying
+ * thread itself (--same-cpu, or on a 1-CPU machine) leaves the frame in
+ * this core's caches, a bound no compositor can reach: a client's fresh
+ * frame has to come over from the other core's cache or from memory.
  *
  * Output, one line:
- *   WLSEAL-MEMCPY bytes=N copies=C ms_min=A ms_median=B ms_max=C
+ *   WLSEAL-MEMCPY bytes=N copies=C ms_min=A ms_median=B ms_max=C source=other-cpu|same-cpu
  */
 #include <errno.h>
 #include <getopt.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,9 +30,11 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: wlseal-memcpy-bound [--bytes N | --size WxH] [--copies N]\n"
+	fprintf(f, "usage: wlseal-memcpy-bound [--bytes N | --size WxH] [--copies N] [--same-cpu]\n"
 		   "Time memcpy() of N bytes (or W*H*4) between two buffers, --copies\n"
-		   "times (default 200), in thread CPU time; print min/median/max ms.\n");
+		   "times (default 200), in thread CPU time; print min/median/max ms.\n"
+		   "The source is rewritten before each copy by a thread on another CPU\n"
+		   "(--same-cpu: by the copying thread, leaving it in this core's cache).\n");
 }
 
 static double thread_ms(void)
@@ -35,6 +43,76 @@ static double thread_ms(void)
 
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* The writer: rewrites the source on another CPU, one frame per turn. */
+struct writer {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	unsigned char *src;
+	unsigned long long bytes;
+	long turn, done;	/* frames asked for, frames written */
+	int cpu;
+};
+
+static void *writer_main(void *data)
+{
+	struct writer *w = data;
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(w->cpu, &set);
+	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	pthread_mutex_lock(&w->lock);
+	for (;;) {
+		while (w->done == w->turn)
+			pthread_cond_wait(&w->cond, &w->lock);
+		if (w->turn < 0)
+			break;
+		pthread_mutex_unlock(&w->lock);
+		memset(w->src, (int)(w->turn & 0xff), w->bytes);
+		pthread_mutex_lock(&w->lock);
+		w->done = w->turn;
+		pthread_cond_broadcast(&w->cond);
+	}
+	pthread_mutex_unlock(&w->lock);
+	return NULL;
+}
+
+/* Ask the writer for frame @turn (or to stop, @turn -1) and wait for it. */
+static void writer_frame(struct writer *w, long turn)
+{
+	pthread_mutex_lock(&w->lock);
+	w->turn = turn;
+	pthread_cond_broadcast(&w->cond);
+	while (turn >= 0 && w->done != turn)
+		pthread_cond_wait(&w->cond, &w->lock);
+	pthread_mutex_unlock(&w->lock);
+}
+
+/* Pin this thread to one CPU and return another for the writer, or -1. */
+static int pick_cpus(void)
+{
+	cpu_set_t set;
+	int me = -1, other = -1;
+
+	if (sched_getaffinity(0, sizeof(set), &set) != 0)
+		return -1;
+	for (int c = 0; c < CPU_SETSIZE; c++) {
+		if (!CPU_ISSET(c, &set))
+			continue;
+		if (me < 0)
+			me = c;
+		else if (other < 0)
+			other = c;
+	}
+	if (other < 0)
+		return -1;
+	CPU_ZERO(&set);
+	CPU_SET(me, &set);
+	if (sched_setaffinity(0, sizeof(set), &set) != 0)
+		return -1;
+	return other;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -50,6 +128,7 @@ int main(int argc, char **argv)
 		{ "bytes", required_argument, NULL, 'b' },
 		{ "size", required_argument, NULL, 's' },
 		{ "copies", required_argument, NULL, 'c' },
+		{ "same-cpu", no_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -59,6 +138,10 @@ int main(int argc, char **argv)
 	double *ms;
 	char *end;
 	int c;
+	bool same_cpu = false;
+	struct writer w = { .lock = PTHREAD_MUTEX_INITIALIZER,
+			    .cond = PTHREAD_COND_INITIALIZER, .cpu = -1 };
+	pthread_t writer_thread;
 
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (c) {
@@ -89,6 +172,9 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			break;
+		case 'S':
+			same_cpu = true;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -109,19 +195,36 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	memset(dst, 0, bytes);		/* fault every page in before timing */
+	memset(src, 0xff, bytes);
+	if (!same_cpu)
+		w.cpu = pick_cpus();
+	if (w.cpu >= 0) {
+		w.src = src;
+		w.bytes = bytes;
+		if (pthread_create(&writer_thread, NULL, writer_main, &w) != 0)
+			w.cpu = -1;
+	}
 	for (i = 0; i < copies; i++) {
 		double t0;
 
-		memset(src, (int)(i & 0xff), bytes);
+		if (w.cpu >= 0)
+			writer_frame(&w, i + 1);
+		else
+			memset(src, (int)(i & 0xff), bytes);
 		t0 = thread_ms();
 		memcpy(dst, src, bytes);
 		ms[i] = thread_ms() - t0;
 		/* Keep the copy observable so it is not optimized away. */
 		__asm__ volatile("" : : "r"(dst) : "memory");
 	}
+	if (w.cpu >= 0) {
+		writer_frame(&w, -1);
+		pthread_join(writer_thread, NULL);
+	}
 	qsort(ms, (size_t)copies, sizeof(*ms), cmp_double);
-	printf("WLSEAL-MEMCPY bytes=%llu copies=%ld ms_min=%.4f ms_median=%.4f ms_max=%.4f\n",
-	       bytes, copies, ms[0], ms[copies / 2], ms[copies - 1]);
+	printf("WLSEAL-MEMCPY bytes=%llu copies=%ld ms_min=%.4f ms_median=%.4f ms_max=%.4f source=%s\n",
+	       bytes, copies, ms[0], ms[copies / 2], ms[copies - 1],
+	       w.cpu >= 0 ? "other-cpu" : "same-cpu");
 	free(ms);
 	free(dst);
 	free(src);
