@@ -20,16 +20,17 @@ static void sub_start(struct t *t)
 		fail("no wl_subcompositor");
 }
 
-/* A toplevel of w x h in @color, mapped: expect_rect's 0,0 is its 0,0. */
-static struct wl_surface *toplevel(struct t *t, int width, int height,
-				   uint32_t color)
+/* sub_start() and a 100x80 red toplevel, mapped: expect_rect's 0,0 is
+ * its 0,0. */
+static struct wl_surface *start(struct t *t)
 {
 	/* static: its listeners point here; one toplevel a test */
 	static struct win w;
 
+	sub_start(t);
 	win_create(t, &w);
 	win_initial_commit(&w);
-	win_draw(&w, width, height, color);
+	win_draw(&w, 100, 80, RED);
 	wait_mapped(t, &t->ox, &t->oy, "toplevel");
 	return w.s;
 }
@@ -40,6 +41,18 @@ static struct wl_subsurface *sub(struct t *t, struct wl_surface *s,
 	return wl_subcompositor_get_subsurface(t->subcompositor, s, parent);
 }
 
+/* *s a new surface, a subsurface of @parent placed at @x, @y. */
+static struct wl_subsurface *sub_at(struct t *t, struct wl_surface **s,
+				    struct wl_surface *parent, int x, int y)
+{
+	struct wl_subsurface *ss;
+
+	*s = surface(t);
+	ss = sub(t, *s, parent);
+	wl_subsurface_set_position(ss, x, y);
+	return ss;
+}
+
 /* The parent 100x80 red; a child 30x20 green at 10,20; a grandchild
  * 10x10 blue at 5,5 of the child, all synchronized. */
 static void test_offset(void)
@@ -47,16 +60,10 @@ static void test_offset(void)
 	/* static: the harness cleans up through pointers at exit */
 	static struct t t;
 	struct wl_surface *parent, *child, *grand;
-	struct wl_subsurface *cs, *gs;
 
-	sub_start(&t);
-	parent = toplevel(&t, 100, 80, RED);
-	child = wl_compositor_create_surface(t.compositor);
-	grand = wl_compositor_create_surface(t.compositor);
-	cs = sub(&t, child, parent);
-	gs = sub(&t, grand, child);
-	wl_subsurface_set_position(cs, 10, 20);
-	wl_subsurface_set_position(gs, 5, 5);
+	parent = start(&t);
+	sub_at(&t, &child, parent, 10, 20);
+	sub_at(&t, &grand, child, 5, 5);
 	show(&t, grand, 10, 10, BLUE);
 	show(&t, child, 30, 20, GREEN);
 	wl_surface_commit(parent);
@@ -77,13 +84,9 @@ static void test_sync(void)
 	/* static: the harness cleans up through pointers at exit */
 	static struct t t;
 	struct wl_surface *parent, *child;
-	struct wl_subsurface *cs;
 
-	sub_start(&t);
-	parent = toplevel(&t, 100, 80, RED);
-	child = wl_compositor_create_surface(t.compositor);
-	cs = sub(&t, child, parent);
-	wl_subsurface_set_position(cs, 10, 10);
+	parent = start(&t);
+	sub_at(&t, &child, parent, 10, 10);
 	show(&t, child, 20, 20, GREEN);
 	screenshot(&t);
 	expect_rect(&t, 0, 0, 100, 80, RED,
@@ -108,14 +111,9 @@ static void test_desync(void)
 	struct wl_surface *parent, *child, *grand;
 	struct wl_subsurface *cs, *gs;
 
-	sub_start(&t);
-	parent = toplevel(&t, 100, 80, RED);
-	child = wl_compositor_create_surface(t.compositor);
-	grand = wl_compositor_create_surface(t.compositor);
-	cs = sub(&t, child, parent);
-	gs = sub(&t, grand, child);
-	wl_subsurface_set_position(cs, 10, 10);
-	wl_subsurface_set_position(gs, 40, 0);
+	parent = start(&t);
+	cs = sub_at(&t, &child, parent, 10, 10);
+	gs = sub_at(&t, &grand, child, 40, 0);
 	wl_subsurface_set_desync(gs);
 	show(&t, grand, 10, 10, WHITE);
 	show(&t, child, 30, 30, GREEN);
@@ -168,13 +166,10 @@ static void test_position(void)
 	struct wl_surface *parent, *child;
 	struct wl_subsurface *cs;
 
-	sub_start(&t);
-	parent = toplevel(&t, 100, 80, RED);
-	child = wl_compositor_create_surface(t.compositor);
-	cs = sub(&t, child, parent);
+	parent = start(&t);
+	cs = sub_at(&t, &child, parent, 10, 10);
 	wl_subsurface_set_desync(cs);
 	show(&t, child, 20, 20, GREEN);
-	wl_subsurface_set_position(cs, 10, 10);
 	wl_surface_commit(parent);
 	screenshot(&t);
 	expect_rect(&t, 10, 10, 20, 20, GREEN, "at 10,10");
@@ -209,14 +204,9 @@ static void test_stacking(void)
 	struct wl_surface *parent, *a, *b;
 	struct wl_subsurface *as, *bs;
 
-	sub_start(&t);
-	parent = toplevel(&t, 100, 80, RED);
-	a = wl_compositor_create_surface(t.compositor);
-	b = wl_compositor_create_surface(t.compositor);
-	as = sub(&t, a, parent);
-	bs = sub(&t, b, parent);
-	wl_subsurface_set_position(as, 80, 60);	/* half outside */
-	wl_subsurface_set_position(bs, 90, 70);	/* over a's corner */
+	parent = start(&t);
+	as = sub_at(&t, &a, parent, 80, 60);	/* half outside */
+	bs = sub_at(&t, &b, parent, 90, 70);	/* over a's corner */
 	show(&t, a, 40, 40, GREEN);
 	show(&t, b, 40, 40, BLUE);
 	wl_surface_commit(parent);
@@ -259,52 +249,52 @@ static void test_errors(void)
 
 	sub_start(&t);
 
-	a = wl_compositor_create_surface(t.compositor);
+	a = surface(&t);
 	xs = xdg_wm_base_get_xdg_surface(t.wm_base, a);
 	(void)xs;
-	sub(&t, a, wl_compositor_create_surface(t.compositor));
+	sub(&t, a, surface(&t));
 	expect_error(&t, "an xdg_surface made a subsurface", "wl_subcompositor",
 		     WL_SUBCOMPOSITOR_ERROR_BAD_SURFACE);
 
-	a = wl_compositor_create_surface(t.compositor);
-	b = wl_compositor_create_surface(t.compositor);
+	a = surface(&t);
+	b = surface(&t);
 	sub(&t, a, b);
 	sub(&t, a, b);
 	expect_error(&t, "a second wl_subsurface", "wl_subcompositor",
 		     WL_SUBCOMPOSITOR_ERROR_BAD_SURFACE);
 
-	a = wl_compositor_create_surface(t.compositor);
+	a = surface(&t);
 	sub(&t, a, a);
 	expect_error(&t, "a surface its own parent", "wl_subcompositor", 1);
 
 	/* a <- b <- c, then a under c: a cycle. */
-	a = wl_compositor_create_surface(t.compositor);
-	b = wl_compositor_create_surface(t.compositor);
-	c = wl_compositor_create_surface(t.compositor);
+	a = surface(&t);
+	b = surface(&t);
+	c = surface(&t);
 	sub(&t, b, a);
 	sub(&t, c, b);
 	sub(&t, a, c);
 	expect_error(&t, "a cycle (parent is a descendant)", "wl_subcompositor", 1);
 
-	a = wl_compositor_create_surface(t.compositor);
-	b = wl_compositor_create_surface(t.compositor);
-	other = wl_compositor_create_surface(t.compositor);
+	a = surface(&t);
+	b = surface(&t);
+	other = surface(&t);
 	as = sub(&t, a, b);
 	wl_subsurface_place_above(as, other);
 	expect_error(&t, "place_above an unrelated surface", "wl_subsurface",
 		     WL_SUBSURFACE_ERROR_BAD_SURFACE);
 
-	a = wl_compositor_create_surface(t.compositor);
-	b = wl_compositor_create_surface(t.compositor);
+	a = surface(&t);
+	b = surface(&t);
 	as = sub(&t, a, b);
 	wl_subsurface_place_below(as, a);
 	expect_error(&t, "place_below itself", "wl_subsurface",
 		     WL_SUBSURFACE_ERROR_BAD_SURFACE);
 
 	/* A child of a child of another parent is no sibling either. */
-	a = wl_compositor_create_surface(t.compositor);
-	b = wl_compositor_create_surface(t.compositor);
-	c = wl_compositor_create_surface(t.compositor);
+	a = surface(&t);
+	b = surface(&t);
+	c = surface(&t);
 	as = sub(&t, a, b);
 	sub(&t, c, a);
 	wl_subsurface_place_above(as, c);
@@ -312,9 +302,9 @@ static void test_errors(void)
 		     WL_SUBSURFACE_ERROR_BAD_SURFACE);
 
 	/* Too deep: the compositor's own limit, not the client's stack. */
-	a = wl_compositor_create_surface(t.compositor);
+	a = surface(&t);
 	for (int i = 0; i < 40; i++) {
-		b = wl_compositor_create_surface(t.compositor);
+		b = surface(&t);
 		sub(&t, b, a);
 		a = b;
 	}
@@ -322,9 +312,9 @@ static void test_errors(void)
 		     WL_DISPLAY_ERROR_IMPLEMENTATION);
 
 	/* Destroying parents and children in any order is fine. */
-	a = wl_compositor_create_surface(t.compositor);
-	b = wl_compositor_create_surface(t.compositor);
-	c = wl_compositor_create_surface(t.compositor);
+	a = surface(&t);
+	b = surface(&t);
+	c = surface(&t);
 	as = sub(&t, b, a);
 	sub(&t, c, b);
 	wl_surface_destroy(b);
