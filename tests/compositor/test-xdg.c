@@ -46,6 +46,22 @@ static void expect_configure(struct win *w, bool maximized, bool fullscreen,
 	      maximized ? " maximized" : "", fullscreen ? " fullscreen" : "");
 }
 
+/* Sends @req and waits for the configure that answers it. */
+static void request(struct win *w, void (*req)(struct xdg_toplevel *),
+		    const char *what)
+{
+	int n = w->configures;
+
+	req(w->tl);
+	wait_configure(w, n, what);
+}
+
+/* On the compositor's choice of output. */
+static void set_fullscreen(struct xdg_toplevel *tl)
+{
+	xdg_toplevel_set_fullscreen(tl, NULL);
+}
+
 /* A floating 100x80 red window: at the first cascade slot. */
 static void map_floating(struct t *t, struct win *w)
 {
@@ -85,7 +101,6 @@ static void test_fullscreen(void)
 	/* static: the harness cleans up through pointers at exit */
 	static struct t t;
 	static struct win w;
-	int n;
 
 	t_start(&t);
 	win_create(&t, &w);
@@ -97,9 +112,7 @@ static void test_fullscreen(void)
 	screenshot(&t);
 	expect_rect(&t, 0, 0, OUT_W, OUT_H, GREEN, "fullscreen covers the output");
 
-	n = w.configures;
-	xdg_toplevel_unset_fullscreen(w.tl);
-	wait_configure(&w, n, "unset_fullscreen");
+	request(&w, xdg_toplevel_unset_fullscreen, "unset_fullscreen");
 	expect_unset(&t, &w, "unset_fullscreen");
 	t_stop(&t);
 }
@@ -110,15 +123,12 @@ static void test_fullscreen_mapped(void)
 	/* static: the harness cleans up through pointers at exit */
 	static struct t t;
 	static struct win w;
-	int n;
 
 	t_start(&t);
 	win_create(&t, &w);
 	map_floating(&t, &w);
 
-	n = w.configures;
-	xdg_toplevel_set_fullscreen(w.tl, NULL);
-	wait_configure(&w, n, "set_fullscreen");
+	request(&w, set_fullscreen, "set_fullscreen");
 	expect_configure(&w, false, true, OUT_W, OUT_H, "set_fullscreen");
 	screenshot(&t);
 	expect_rect(&t, CASCADE_X0, CASCADE_Y0, 100, 80, RED,
@@ -127,9 +137,7 @@ static void test_fullscreen_mapped(void)
 	screenshot(&t);
 	expect_rect(&t, 0, 0, OUT_W, OUT_H, GREEN, "fullscreen covers the output");
 
-	n = w.configures;
-	xdg_toplevel_unset_fullscreen(w.tl);
-	wait_configure(&w, n, "unset_fullscreen");
+	request(&w, xdg_toplevel_unset_fullscreen, "unset_fullscreen");
 	expect_unset(&t, &w, "unset_fullscreen");
 	t_stop(&t);
 }
@@ -140,15 +148,12 @@ static void test_maximized(void)
 	/* static: the harness cleans up through pointers at exit */
 	static struct t t;
 	static struct win w;
-	int n;
 
 	t_start(&t);
 	win_create(&t, &w);
 	map_floating(&t, &w);
 
-	n = w.configures;
-	xdg_toplevel_set_maximized(w.tl);
-	wait_configure(&w, n, "set_maximized");
+	request(&w, xdg_toplevel_set_maximized, "set_maximized");
 	expect_configure(&w, true, false, OUT_W, OUT_H, "set_maximized");
 	win_draw(&w, OUT_W, OUT_H, GREEN);
 	screenshot(&t);
@@ -156,23 +161,18 @@ static void test_maximized(void)
 
 	/* Fullscreen over maximized keeps both; unset_fullscreen keeps
 	 * the window maximized. */
-	n = w.configures;
-	xdg_toplevel_set_fullscreen(w.tl, NULL);
-	wait_configure(&w, n, "set_fullscreen while maximized");
+	request(&w, set_fullscreen, "set_fullscreen while maximized");
 	expect_configure(&w, true, true, OUT_W, OUT_H,
 			 "set_fullscreen while maximized");
-	n = w.configures;
-	xdg_toplevel_unset_fullscreen(w.tl);
-	wait_configure(&w, n, "unset_fullscreen while maximized");
+	request(&w, xdg_toplevel_unset_fullscreen,
+		"unset_fullscreen while maximized");
 	expect_configure(&w, true, false, OUT_W, OUT_H,
 			 "unset_fullscreen while maximized");
 	win_draw(&w, OUT_W, OUT_H, GREEN);
 	screenshot(&t);
 	expect_rect(&t, 0, 0, OUT_W, OUT_H, GREEN, "still maximized at 0,0");
 
-	n = w.configures;
-	xdg_toplevel_unset_maximized(w.tl);
-	wait_configure(&w, n, "unset_maximized");
+	request(&w, xdg_toplevel_unset_maximized, "unset_maximized");
 	expect_unset(&t, &w, "unset_maximized");
 	t_stop(&t);
 }
@@ -194,13 +194,9 @@ static void test_serials(void)
 	win_create(&t, &w);
 	map_floating(&t, &w);
 
-	n = w.configures;
-	xdg_toplevel_set_maximized(w.tl);
-	wait_configure(&w, n, "set_maximized");
+	request(&w, xdg_toplevel_set_maximized, "set_maximized");
 	first = w.serial;
-	n = w.configures;
-	xdg_toplevel_unset_maximized(w.tl);
-	wait_configure(&w, n, "unset_maximized");
+	request(&w, xdg_toplevel_unset_maximized, "unset_maximized");
 	xdg_surface_ack_configure(w.xs, first);
 	wl_surface_commit(w.s);
 	last_client_log[0] = 0;
@@ -249,7 +245,6 @@ static void test_geometry(void)
 	/* static: the harness cleans up through pointers at exit */
 	static struct t t;
 	static struct win w;
-	int n;
 
 	t_start(&t);
 	win_create(&t, &w);
@@ -273,9 +268,7 @@ static void test_geometry(void)
 	expect_rect(&t, CASCADE_X0, CASCADE_Y0, 100, 26, BACKGROUND,
 		    "old place repainted");
 
-	n = w.configures;
-	xdg_toplevel_set_fullscreen(w.tl, NULL);
-	wait_configure(&w, n, "set_fullscreen");
+	request(&w, set_fullscreen, "set_fullscreen");
 	xdg_surface_set_window_geometry(w.xs, 10, 20, OUT_W, OUT_H);
 	win_draw(&w, OUT_W + 20, OUT_H + 40, GREEN);
 	screenshot(&t);
