@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * fixtures.c - what test-compositor's cases share: a raw client that sends
- * exactly the requests a test needs, the checks on what became of it, the
- * real client (wlseal-client) and reading the compositor's screenshots.
+ * exactly the requests a test needs, the checks on what became of it and
+ * the real client (wlseal-client).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -107,7 +107,7 @@ void expect_alive(struct comp *c)
 	raw_disconnect(&raw);
 }
 
-/* ---- the real client and its screenshots ---- */
+/* ---- the real client ---- */
 
 void client_exits_ok(struct proc *p, const char *what)
 {
@@ -115,22 +115,4 @@ void client_exits_ok(struct proc *p, const char *what)
 		fail("%s: client did not exit", what);
 	check(WIFEXITED(p->status) && WEXITSTATUS(p->status) == 0,
 	      "%s: client exit status 0x%x", what, p->status);
-}
-
-bool read_png(const char *path, png_image *img, uint8_t **rgb)
-{
-	memset(img, 0, sizeof(*img));
-	img->version = PNG_IMAGE_VERSION;
-	if (!png_image_begin_read_from_file(img, path))
-		return false;
-	img->format = PNG_FORMAT_RGB;
-	*rgb = malloc(PNG_IMAGE_SIZE(*img));
-	return png_image_finish_read(img, NULL, *rgb, 0, NULL);
-}
-
-uint32_t rgb_at(const uint8_t *rgb, int w, int x, int y)
-{
-	const uint8_t *p = rgb + ((size_t)y * w + x) * 3;
-
-	return 0xff000000u | (uint32_t)p[0] << 16 | (uint32_t)p[1] << 8 | p[2];
 }

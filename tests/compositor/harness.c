@@ -327,6 +327,40 @@ void comp_stop(struct comp *c)
 		fail("compositor exit status 0x%x", c->p.status);
 }
 
+bool read_png(const char *path, png_image *img, uint8_t **rgb)
+{
+	memset(img, 0, sizeof(*img));
+	img->version = PNG_IMAGE_VERSION;
+	if (!png_image_begin_read_from_file(img, path))
+		return false;
+	img->format = PNG_FORMAT_RGB;
+	*rgb = malloc(PNG_IMAGE_SIZE(*img));
+	return png_image_finish_read(img, NULL, *rgb, 0, NULL);
+}
+
+uint32_t rgb_at(const uint8_t *rgb, int w, int x, int y)
+{
+	const uint8_t *p = rgb + ((size_t)y * w + x) * 3;
+
+	return 0xff000000u | (uint32_t)p[0] << 16 | (uint32_t)p[1] << 8 | p[2];
+}
+
+void comp_screenshot(struct comp *c, size_t *from, uint8_t **rgb,
+		     unsigned int *w, unsigned int *h)
+{
+	png_image img;
+
+	proc_kill(&c->p, SIGUSR1);
+	if (!proc_wait(&c->p, from, "screenshot frame=", TIMEOUT_MS, NULL, 0))
+		fail("no screenshot written");
+	free(*rgb);
+	*rgb = NULL;
+	if (!read_png(c->shot, &img, rgb))
+		fail("cannot read %s: %s", c->shot, img.message);
+	*w = img.width;
+	*h = img.height;
+}
+
 char last_client_log[1024];
 
 /* libwayland-client logs the protocol error text here; keep it. */

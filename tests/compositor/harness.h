@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <png.h>
 #include <sys/types.h>
 
 #define TIMEOUT_MS 10000
@@ -61,6 +62,17 @@ bool proc_contains(struct proc *p, const char *needle);
  * every later child. Returns once it printed "ready". */
 void comp_start(struct comp *c, const char *const extra[]);
 void comp_stop(struct comp *c);
+
+/* The compositor's screenshot (--screenshot) decoded as RGB, 3 bytes a
+ * pixel; false when it cannot be read (img->message says why). */
+bool read_png(const char *path, png_image *img, uint8_t **rgb);
+/* The pixel at (@x, @y) of an RGB image @w pixels wide, as 0xffRRGGBB. */
+uint32_t rgb_at(const uint8_t *rgb, int w, int x, int y);
+/* Asks for a screenshot (SIGUSR1), waits for the compositor's
+ * "screenshot frame=" line after *from and reads it into *rgb (freed
+ * first), *w x *h; fails the test when any of it fails. */
+void comp_screenshot(struct comp *c, size_t *from, uint8_t **rgb,
+		     unsigned int *w, unsigned int *h);
 
 /* The last line libwayland-client logged: a protocol error's text. */
 extern char last_client_log[1024];

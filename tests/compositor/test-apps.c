@@ -7,7 +7,6 @@
  * Usage: test-apps TEST. Exit status 0: passed, 77: skipped (the
  * program is not installed), anything else: failed.
  */
-#include <png.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,33 +95,15 @@ static void expect_stays_up(struct app *a, const char *what)
 
 static void screenshot(struct app *a)
 {
-	png_image img;
-
-	proc_kill(&a->c.p, SIGUSR1);
-	if (!proc_wait(&a->c.p, &a->from, "screenshot frame=", TIMEOUT_MS,
-		       NULL, 0))
-		fail("no screenshot written");
-	memset(&img, 0, sizeof(img));
-	img.version = PNG_IMAGE_VERSION;
-	if (!png_image_begin_read_from_file(&img, a->c.shot))
-		fail("cannot read %s: %s", a->c.shot, img.message);
-	img.format = PNG_FORMAT_RGB;
-	a->rgb = malloc(PNG_IMAGE_SIZE(img));
-	if (!a->rgb || !png_image_finish_read(&img, NULL, a->rgb, 0, NULL))
-		fail("cannot decode %s", a->c.shot);
-	a->w = img.width;
-	a->h = img.height;
+	comp_screenshot(&a->c, &a->from, &a->rgb, &a->w, &a->h);
 }
 
 /* Output coordinates. */
 static uint32_t pixel(struct app *a, int x, int y)
 {
-	const uint8_t *p;
-
 	if (x < 0 || y < 0 || x >= (int)a->w || y >= (int)a->h)
 		return 0;
-	p = a->rgb + ((size_t)y * a->w + (size_t)x) * 3;
-	return 0xff000000u | (uint32_t)p[0] << 16 | (uint32_t)p[1] << 8 | p[2];
+	return rgb_at(a->rgb, (int)a->w, x, y);
 }
 
 static void app_stop(struct app *a, const char *what)

@@ -10,7 +10,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <png.h>
 #include <wayland-client.h>
 
 #include "harness.h"
@@ -36,10 +35,8 @@ void expect_refusal_logged(struct comp *c, const char *request,
 /* The compositor runs and answers a new connection. */
 void expect_alive(struct comp *c);
 
-/* fixtures.c: the real client and the compositor's screenshots. */
+/* fixtures.c: the real client. */
 void client_exits_ok(struct proc *p, const char *what);
-bool read_png(const char *path, png_image *img, uint8_t **rgb);
-uint32_t rgb_at(const uint8_t *rgb, int w, int x, int y);
 
 /* shm-cases.c */
 void test_pool_budget(void);

@@ -4,322 +4,35 @@
  * geometry and placement on the headless backend, checked in the
  * compositor's screenshots.
  *
- * Usage: test-xdg TEST. A raw client maps toplevels of single colours;
- * after each step it waits for a frame (a frame callback on a surface
- * without a role), asks for a screenshot (SIGUSR1) and reads pixels
- * back in output coordinates.
+ * Usage: test-xdg TEST. A raw client (toplevel.h) maps toplevels of
+ * single colours; after each step it waits for a frame, asks for a
+ * screenshot and reads pixels back in output coordinates.
  */
-#include <errno.h>
-#include <fcntl.h>
-#include <png.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include <wayland-client.h>
 
-#include "harness.h"
-#include "xdg-decoration-unstable-v1-client-protocol.h"
-#include "xdg-shell-client-protocol.h"
+#include "toplevel.h"
 
 /* Must match compositor/scene/scene.h. */
-#define BACKGROUND 0xff203040u
 #define CASCADE_X0 32
 #define CASCADE_Y0 32
 
 #define OUT_W 320
 #define OUT_H 240
 
-#define RED	0xffff0000u
-#define GREEN	0xff00ff00u
-#define BLUE	0xff0000ffu
-
-struct t {
-	struct comp c;
-	struct wl_display *display;
-	struct wl_registry *registry;
-	struct wl_compositor *compositor;
-	struct wl_shm *shm;
-	struct xdg_wm_base *wm_base;
-	struct zxdg_decoration_manager_v1 *deco;
-	struct wl_surface *probe;	/* no role: only frame callbacks */
-	size_t log_from;		/* compositor output read so far */
-	uint8_t *rgb;			/* the last screenshot */
-	unsigned int shot_w, shot_h;
-};
-
-/* One toplevel and what its last configure said. */
-struct win {
-	struct t *t;
-	struct wl_surface *s;
-	struct xdg_surface *xs;
-	struct xdg_toplevel *tl;
-	int configures;			/* xdg_surface.configure events */
-	uint32_t serial;
-	int32_t w, h;			/* of the last xdg_toplevel.configure */
-	bool maximized, fullscreen, other_state;
-};
-
-static void ping(void *data, struct xdg_wm_base *wm, uint32_t serial)
-{
-	xdg_wm_base_pong(wm, serial);
-}
-
-static const struct xdg_wm_base_listener wm_listener = { .ping = ping };
-
-static void reg_global(void *data, struct wl_registry *r, uint32_t name,
-		       const char *iface, uint32_t version)
-{
-	struct t *t = data;
-
-	if (!strcmp(iface, "wl_compositor"))
-		t->compositor = wl_registry_bind(r, name, &wl_compositor_interface, 4);
-	else if (!strcmp(iface, "wl_shm"))
-		t->shm = wl_registry_bind(r, name, &wl_shm_interface, 1);
-	else if (!strcmp(iface, "xdg_wm_base")) {
-		t->wm_base = wl_registry_bind(r, name, &xdg_wm_base_interface, 3);
-		xdg_wm_base_add_listener(t->wm_base, &wm_listener, t);
-	} else if (!strcmp(iface, "zxdg_decoration_manager_v1"))
-		t->deco = wl_registry_bind(r, name,
-					   &zxdg_decoration_manager_v1_interface, 1);
-}
-
-static void reg_remove(void *data, struct wl_registry *r, uint32_t name)
-{
-}
-
-static const struct wl_registry_listener reg_listener = {
-	.global = reg_global,
-	.global_remove = reg_remove,
-};
-
-static void t_connect(struct t *t)
-{
-	t->display = connect_display();
-	t->registry = wl_display_get_registry(t->display);
-	wl_registry_add_listener(t->registry, &reg_listener, t);
-	if (wl_display_roundtrip(t->display) < 0 || !t->compositor ||
-	    !t->shm || !t->wm_base)
-		fail("missing globals");
-	t->probe = wl_compositor_create_surface(t->compositor);
-}
-
-static void t_start(struct t *t)
-{
-	static const char *const args[] = { "--size=320x240", "--verbose", NULL };
-
-	memset(t, 0, sizeof(*t));
-	comp_start(&t->c, args);
-	t_connect(t);
-}
-
-static void t_stop(struct t *t)
-{
-	check(!proc_contains(&t->c.p, "refused"), "compositor refused nothing");
-	wl_display_disconnect(t->display);
-	free(t->rgb);
-	comp_stop(&t->c);
-}
-
-/* A w x h buffer of one colour from a SEAL_SHRINK-sealed memfd. */
-static struct wl_buffer *solid(struct t *t, int w, int h, uint32_t color)
-{
-	size_t size = (size_t)w * h * 4;
-	int fd = memfd_create("test-xdg", MFD_CLOEXEC | MFD_ALLOW_SEALING);
-	struct wl_shm_pool *pool;
-	struct wl_buffer *b;
-	uint32_t *px;
-
-	if (fd < 0 || ftruncate(fd, (off_t)size) < 0)
-		fail("memfd: %s", strerror(errno));
-	px = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (px == MAP_FAILED)
-		fail("mmap: %s", strerror(errno));
-	for (size_t i = 0; i < size / 4; i++)
-		px[i] = color;
-	munmap(px, size);
-	if (fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK) < 0)
-		fail("F_ADD_SEALS: %s", strerror(errno));
-	pool = wl_shm_create_pool(t->shm, fd, (int32_t)size);
-	b = wl_shm_pool_create_buffer(pool, 0, w, h, w * 4,
-				      WL_SHM_FORMAT_XRGB8888);
-	wl_shm_pool_destroy(pool);
-	close(fd);
-	return b;
-}
-
-static void show(struct t *t, struct wl_surface *s, int w, int h,
-		 uint32_t color)
-{
-	wl_surface_attach(s, solid(t, w, h, color), 0, 0);
-	wl_surface_damage(s, 0, 0, w, h);
-	wl_surface_commit(s);
-}
-
-static void xs_configure(void *data, struct xdg_surface *xs, uint32_t serial)
-{
-	struct win *w = data;
-
-	w->configures++;
-	w->serial = serial;
-}
-
-static const struct xdg_surface_listener xs_listener = {
-	.configure = xs_configure,
-};
-
-static void tl_configure(void *data, struct xdg_toplevel *tl, int32_t width,
-			 int32_t height, struct wl_array *states)
-{
-	struct win *w = data;
-	uint32_t *st;
-
-	w->w = width;
-	w->h = height;
-	w->maximized = w->fullscreen = w->other_state = false;
-	wl_array_for_each(st, states) {
-		if (*st == XDG_TOPLEVEL_STATE_MAXIMIZED)
-			w->maximized = true;
-		else if (*st == XDG_TOPLEVEL_STATE_FULLSCREEN)
-			w->fullscreen = true;
-		else
-			w->other_state = true;
-	}
-}
-
-static void tl_close(void *data, struct xdg_toplevel *tl)
-{
-}
-
-static const struct xdg_toplevel_listener tl_listener = {
-	.configure = tl_configure,
-	.close = tl_close,
-};
-
-/* A toplevel without a buffer; nothing committed yet. */
-static void win_create(struct t *t, struct win *w)
-{
-	memset(w, 0, sizeof(*w));
-	w->t = t;
-	w->s = wl_compositor_create_surface(t->compositor);
-	w->xs = xdg_wm_base_get_xdg_surface(t->wm_base, w->s);
-	w->tl = xdg_surface_get_toplevel(w->xs);
-	xdg_surface_add_listener(w->xs, &xs_listener, w);
-	xdg_toplevel_add_listener(w->tl, &tl_listener, w);
-}
-
-/* Waits for the configure after the @n-th one the window saw. */
-static void wait_configure(struct win *w, int n, const char *what)
-{
-	while (w->configures <= n)
-		if (wl_display_dispatch(w->t->display) < 0)
-			fail("%s: no configure (%s)", what, last_client_log);
-}
-
-/* The initial commit and its configure. */
-static void win_initial_commit(struct win *w)
-{
-	int n = w->configures;
-
-	wl_surface_commit(w->s);
-	wait_configure(w, n, "initial commit");
-}
-
-/* Acks the last configure and commits a w x h buffer in @color. */
-static void win_draw(struct win *w, int width, int height, uint32_t color)
-{
-	xdg_surface_ack_configure(w->xs, w->serial);
-	show(w->t, w->s, width, height, color);
-	if (wl_display_roundtrip(w->t->display) < 0)
-		fail("connection lost after a commit: %s", last_client_log);
-}
-
 /* The compositor's "mapped" line for the next window: where it went. */
 static void expect_mapped_at(struct t *t, int x, int y, const char *what)
 {
-	char line[256];
 	int mx, my;
 
-	if (!proc_wait(&t->c.p, &t->log_from, "mapped pid=", TIMEOUT_MS, line,
-		       sizeof(line)) ||
-	    sscanf(strstr(line, " at "), " at %d,%d", &mx, &my) != 2)
-		fail("%s: never mapped", what);
+	wait_mapped(t, &mx, &my, what);
 	check(mx == x && my == y, "%s: mapped at %d,%d (want %d,%d)", what, mx,
 	      my, x, y);
-}
-
-static void frame_done(void *data, struct wl_callback *cb, uint32_t msec)
-{
-	*(bool *)data = true;
-	wl_callback_destroy(cb);
-}
-
-static const struct wl_callback_listener frame_listener = { .done = frame_done };
-
-/* Everything committed so far is on the screen once this returns. */
-static void wait_frame(struct t *t)
-{
-	struct wl_callback *cb = wl_surface_frame(t->probe);
-	bool done = false;
-
-	wl_callback_add_listener(cb, &frame_listener, &done);
-	wl_surface_commit(t->probe);
-	while (!done)
-		if (wl_display_dispatch(t->display) < 0)
-			fail("connection lost waiting for a frame: %s",
-			     last_client_log);
-}
-
-static void screenshot(struct t *t)
-{
-	png_image img;
-
-	wait_frame(t);
-	proc_kill(&t->c.p, SIGUSR1);
-	if (!proc_wait(&t->c.p, &t->log_from, "screenshot frame=", TIMEOUT_MS,
-		       NULL, 0))
-		fail("no screenshot written");
-	free(t->rgb);
-	memset(&img, 0, sizeof(img));
-	img.version = PNG_IMAGE_VERSION;
-	if (!png_image_begin_read_from_file(&img, t->c.shot))
-		fail("cannot read %s: %s", t->c.shot, img.message);
-	img.format = PNG_FORMAT_RGB;
-	t->rgb = malloc(PNG_IMAGE_SIZE(img));
-	if (!t->rgb || !png_image_finish_read(&img, NULL, t->rgb, 0, NULL))
-		fail("cannot decode %s", t->c.shot);
-	t->shot_w = img.width;
-	t->shot_h = img.height;
-}
-
-/* The screenshot's pixel at output coordinates (@x, @y). */
-static uint32_t at(struct t *t, int x, int y)
-{
-	const uint8_t *p;
-
-	if (x < 0 || y < 0 || x >= (int)t->shot_w || y >= (int)t->shot_h)
-		fail("pixel %d,%d outside the %ux%u screenshot", x, y, t->shot_w,
-		     t->shot_h);
-	p = t->rgb + ((size_t)y * t->shot_w + (size_t)x) * 3;
-	return 0xff000000u | (uint32_t)p[0] << 16 | (uint32_t)p[1] << 8 | p[2];
-}
-
-/* Every pixel of the rectangle (output coordinates) is @color. */
-static void expect_rect(struct t *t, int x, int y, int w, int h,
-			uint32_t color, const char *what)
-{
-	int i, j, bad = 0;
-	uint32_t first = 0;
-
-	for (j = y; j < y + h; j++)
-		for (i = x; i < x + w; i++)
-			if (at(t, i, j) != color && !bad++)
-				first = at(t, i, j);
-	check(bad == 0, "%s: %dx%d at %d,%d is %08x (%d pixels differ, e.g. %08x)",
-	      what, w, h, x, y, color, bad, first);
 }
 
 static void expect_configure(struct win *w, bool maximized, bool fullscreen,
@@ -331,6 +44,22 @@ static void expect_configure(struct win *w, bool maximized, bool fullscreen,
 	      w->maximized ? " maximized" : "", w->fullscreen ? " fullscreen" : "",
 	      w->other_state ? " +other states" : "", width, height,
 	      maximized ? " maximized" : "", fullscreen ? " fullscreen" : "");
+}
+
+/* Sends @req and waits for the configure that answers it. */
+static void request(struct win *w, void (*req)(struct xdg_toplevel *),
+		    const char *what)
+{
+	int n = w->configures;
+
+	req(w->tl);
+	wait_configure(w, n, what);
+}
+
+/* On the compositor's choice of output. */
+static void set_fullscreen(struct xdg_toplevel *tl)
+{
+	xdg_toplevel_set_fullscreen(tl, NULL);
 }
 
 /* A floating 100x80 red window: at the first cascade slot. */
@@ -372,7 +101,6 @@ static void test_fullscreen(void)
 	/* static: the harness cleans up through pointers at exit */
 	static struct t t;
 	static struct win w;
-	int n;
 
 	t_start(&t);
 	win_create(&t, &w);
@@ -384,9 +112,7 @@ static void test_fullscreen(void)
 	screenshot(&t);
 	expect_rect(&t, 0, 0, OUT_W, OUT_H, GREEN, "fullscreen covers the output");
 
-	n = w.configures;
-	xdg_toplevel_unset_fullscreen(w.tl);
-	wait_configure(&w, n, "unset_fullscreen");
+	request(&w, xdg_toplevel_unset_fullscreen, "unset_fullscreen");
 	expect_unset(&t, &w, "unset_fullscreen");
 	t_stop(&t);
 }
@@ -397,15 +123,12 @@ static void test_fullscreen_mapped(void)
 	/* static: the harness cleans up through pointers at exit */
 	static struct t t;
 	static struct win w;
-	int n;
 
 	t_start(&t);
 	win_create(&t, &w);
 	map_floating(&t, &w);
 
-	n = w.configures;
-	xdg_toplevel_set_fullscreen(w.tl, NULL);
-	wait_configure(&w, n, "set_fullscreen");
+	request(&w, set_fullscreen, "set_fullscreen");
 	expect_configure(&w, false, true, OUT_W, OUT_H, "set_fullscreen");
 	screenshot(&t);
 	expect_rect(&t, CASCADE_X0, CASCADE_Y0, 100, 80, RED,
@@ -414,9 +137,7 @@ static void test_fullscreen_mapped(void)
 	screenshot(&t);
 	expect_rect(&t, 0, 0, OUT_W, OUT_H, GREEN, "fullscreen covers the output");
 
-	n = w.configures;
-	xdg_toplevel_unset_fullscreen(w.tl);
-	wait_configure(&w, n, "unset_fullscreen");
+	request(&w, xdg_toplevel_unset_fullscreen, "unset_fullscreen");
 	expect_unset(&t, &w, "unset_fullscreen");
 	t_stop(&t);
 }
@@ -427,15 +148,12 @@ static void test_maximized(void)
 	/* static: the harness cleans up through pointers at exit */
 	static struct t t;
 	static struct win w;
-	int n;
 
 	t_start(&t);
 	win_create(&t, &w);
 	map_floating(&t, &w);
 
-	n = w.configures;
-	xdg_toplevel_set_maximized(w.tl);
-	wait_configure(&w, n, "set_maximized");
+	request(&w, xdg_toplevel_set_maximized, "set_maximized");
 	expect_configure(&w, true, false, OUT_W, OUT_H, "set_maximized");
 	win_draw(&w, OUT_W, OUT_H, GREEN);
 	screenshot(&t);
@@ -443,48 +161,20 @@ static void test_maximized(void)
 
 	/* Fullscreen over maximized keeps both; unset_fullscreen keeps
 	 * the window maximized. */
-	n = w.configures;
-	xdg_toplevel_set_fullscreen(w.tl, NULL);
-	wait_configure(&w, n, "set_fullscreen while maximized");
+	request(&w, set_fullscreen, "set_fullscreen while maximized");
 	expect_configure(&w, true, true, OUT_W, OUT_H,
 			 "set_fullscreen while maximized");
-	n = w.configures;
-	xdg_toplevel_unset_fullscreen(w.tl);
-	wait_configure(&w, n, "unset_fullscreen while maximized");
+	request(&w, xdg_toplevel_unset_fullscreen,
+		"unset_fullscreen while maximized");
 	expect_configure(&w, true, false, OUT_W, OUT_H,
 			 "unset_fullscreen while maximized");
 	win_draw(&w, OUT_W, OUT_H, GREEN);
 	screenshot(&t);
 	expect_rect(&t, 0, 0, OUT_W, OUT_H, GREEN, "still maximized at 0,0");
 
-	n = w.configures;
-	xdg_toplevel_unset_maximized(w.tl);
-	wait_configure(&w, n, "unset_maximized");
+	request(&w, xdg_toplevel_unset_maximized, "unset_maximized");
 	expect_unset(&t, &w, "unset_maximized");
 	t_stop(&t);
-}
-
-/* Each refused request ends the connection with its protocol error. */
-static void expect_error(struct t *t, const char *what, const char *iface,
-			 uint32_t code)
-{
-	const struct wl_interface *got = NULL;
-	uint32_t got_code, id;
-
-	last_client_log[0] = 0;
-	if (wl_display_roundtrip(t->display) >= 0)
-		fail("%s: accepted, expected %s error %u", what, iface, code);
-	got_code = wl_display_get_protocol_error(t->display, &got, &id);
-	check(got && !strcmp(got->name, iface) && got_code == code,
-	      "%s: %s error %u (%s)", what, got ? got->name : "?", got_code,
-	      strtok(last_client_log, "\n"));
-	wl_display_disconnect(t->display);
-	t->display = NULL;
-	t->compositor = NULL;
-	t->shm = NULL;
-	t->wm_base = NULL;
-	t->deco = NULL;
-	t_connect(t);
 }
 
 /*
@@ -504,13 +194,9 @@ static void test_serials(void)
 	win_create(&t, &w);
 	map_floating(&t, &w);
 
-	n = w.configures;
-	xdg_toplevel_set_maximized(w.tl);
-	wait_configure(&w, n, "set_maximized");
+	request(&w, xdg_toplevel_set_maximized, "set_maximized");
 	first = w.serial;
-	n = w.configures;
-	xdg_toplevel_unset_maximized(w.tl);
-	wait_configure(&w, n, "unset_maximized");
+	request(&w, xdg_toplevel_unset_maximized, "unset_maximized");
 	xdg_surface_ack_configure(w.xs, first);
 	wl_surface_commit(w.s);
 	last_client_log[0] = 0;
@@ -559,7 +245,6 @@ static void test_geometry(void)
 	/* static: the harness cleans up through pointers at exit */
 	static struct t t;
 	static struct win w;
-	int n;
 
 	t_start(&t);
 	win_create(&t, &w);
@@ -583,9 +268,7 @@ static void test_geometry(void)
 	expect_rect(&t, CASCADE_X0, CASCADE_Y0, 100, 26, BACKGROUND,
 		    "old place repainted");
 
-	n = w.configures;
-	xdg_toplevel_set_fullscreen(w.tl, NULL);
-	wait_configure(&w, n, "set_fullscreen");
+	request(&w, set_fullscreen, "set_fullscreen");
 	xdg_surface_set_window_geometry(w.xs, 10, 20, OUT_W, OUT_H);
 	win_draw(&w, OUT_W + 20, OUT_H + 40, GREEN);
 	screenshot(&t);
@@ -672,9 +355,13 @@ static void out_global(void *data, struct wl_registry *r, uint32_t name,
 	wl_output_add_listener(out->o, &out_listener, out);
 }
 
+static void out_global_remove(void *data, struct wl_registry *r, uint32_t name)
+{
+}
+
 static const struct wl_registry_listener out_reg_listener = {
 	.global = out_global,
-	.global_remove = reg_remove,
+	.global_remove = out_global_remove,
 };
 
 /* wl_output version 4: name and description, then done. */
@@ -879,24 +566,7 @@ static void test_mpv_fullscreen(void)
 			       NULL, 0))
 			fail("only %d frames after mpv went fullscreen", i);
 	/* No client of our own: the screenshot is of the next frame. */
-	proc_kill(&t.c.p, SIGUSR1);
-	if (!proc_wait(&t.c.p, &t.log_from, "screenshot frame=", TIMEOUT_MS,
-		       NULL, 0))
-		fail("no screenshot written");
-	{
-		png_image img;
-
-		memset(&img, 0, sizeof(img));
-		img.version = PNG_IMAGE_VERSION;
-		if (!png_image_begin_read_from_file(&img, t.c.shot))
-			fail("cannot read %s: %s", t.c.shot, img.message);
-		img.format = PNG_FORMAT_RGB;
-		t.rgb = malloc(PNG_IMAGE_SIZE(img));
-		if (!t.rgb || !png_image_finish_read(&img, NULL, t.rgb, 0, NULL))
-			fail("cannot decode %s", t.c.shot);
-		t.shot_w = img.width;
-		t.shot_h = img.height;
-	}
+	comp_screenshot(&t.c, &t.log_from, &t.rgb, &t.shot_w, &t.shot_h);
 	check(t.shot_w == 1024 && t.shot_h == 768, "screenshot %ux%u",
 	      t.shot_w, t.shot_h);
 	check(at(&t, 0, 0) != BACKGROUND, "video at 0,0 (%08x)", at(&t, 0, 0));
