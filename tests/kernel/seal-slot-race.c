@@ -27,6 +27,13 @@
  * a step cannot be confirmed (H's fallocate() ended too early), the round
  * is repeated with a longer fallocate(); a round that cannot be set up in
  * five tries fails the check.
+ *
+ * Checked against the race itself (2026-12-04): on the series with the
+ * slot check of memfd_is_exclusive() disabled (the count-only check of
+ * before the fix), rounds 1-3 fail under TCG every time: SHMEM_SET_SEALS(0)
+ * succeeds, the holder reads SEAL_SHRINK gone and ftruncate(0) through
+ * its fd succeeds. Round 4 is refused there too, by the count alone: the
+ * refilled slot is a reference of its own.
  */
 #include <pthread.h>
 #include <signal.h>
