@@ -6,16 +6,23 @@
  * compositor's CPU per frame beside it.
  *
  * The source and destination are two separate buffers of the frame's
- * size, like a client's buffer and the compositor's output image. Before
+ * size, like a client's buffer and the compositor's output image. The
+ * source is what a client's buffer is, a memfd mapped MAP_SHARED (shmem,
+ * 4 KiB pages); a malloc() of megabytes may get transparent huge pages,
+ * whose few TLB misses make the copy several times faster in a VM than a
+ * compositor reading a client's pool can ever be. Before
  * each copy the source is rewritten (not timed), as a client draws a new
  * frame: by a second thread pinned to another CPU when there is one, as
  * a client on another core writes its frame. Rewriting it on the copying
  * thread itself (--same-cpu, or on a 1-CPU machine) leaves the frame in
  * this core's caches, a bound no compositor can reach: a client's fresh
  * frame has to come over from the other core's cache or from memory.
+ * --cold also flushes the source out of every cache (clflush, x86) before
+ * the copy, untimed: the frame then comes from memory, as it does when
+ * the client's core is far away (another CCX) or the frame waited.
  *
  * Output, one line:
- *   WLSEAL-MEMCPY bytes=N copies=C ms_min=A ms_median=B ms_max=C source=other-cpu|same-cpu
+ *   WLSEAL-MEMCPY bytes=N copies=C ms_min=A ms_median=B ms_max=C source=other-cpu|same-cpu[,cold]
  */
 #include <errno.h>
 #include <getopt.h>
@@ -26,7 +33,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
+#include <unistd.h>
 
 static void usage(FILE *f)
 {
@@ -34,7 +43,8 @@ static void usage(FILE *f)
 		   "Time memcpy() of N bytes (or W*H*4) between two buffers, --copies\n"
 		   "times (default 200), in thread CPU time; print min/median/max ms.\n"
 		   "The source is rewritten before each copy by a thread on another CPU\n"
-		   "(--same-cpu: by the copying thread, leaving it in this core's cache).\n");
+		   "(--same-cpu: by the copying thread, leaving it in this core's cache;\n"
+		   "--cold: flushed from every cache before each copy, x86 only).\n");
 }
 
 static double thread_ms(void)
@@ -70,7 +80,12 @@ static void *writer_main(void *data)
 		if (w->turn < 0)
 			break;
 		pthread_mutex_unlock(&w->lock);
-		memset(w->src, (int)(w->turn & 0xff), w->bytes);
+		/* In 4 KiB pieces, as a client draws rows: one memset of
+		 * megabytes would use non-temporal stores and leave the frame
+		 * in memory instead of in the writer's cache. */
+		for (unsigned long long o = 0; o < w->bytes; o += 4096)
+			memset(w->src + o, (int)(w->turn & 0xff),
+			       w->bytes - o < 4096 ? w->bytes - o : 4096);
 		pthread_mutex_lock(&w->lock);
 		w->done = w->turn;
 		pthread_cond_broadcast(&w->cond);
@@ -129,6 +144,7 @@ int main(int argc, char **argv)
 		{ "size", required_argument, NULL, 's' },
 		{ "copies", required_argument, NULL, 'c' },
 		{ "same-cpu", no_argument, NULL, 'S' },
+		{ "cold", no_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -138,7 +154,7 @@ int main(int argc, char **argv)
 	double *ms;
 	char *end;
 	int c;
-	bool same_cpu = false;
+	bool same_cpu = false, cold = false;
 	struct writer w = { .lock = PTHREAD_MUTEX_INITIALIZER,
 			    .cond = PTHREAD_COND_INITIALIZER, .cpu = -1 };
 	pthread_t writer_thread;
@@ -175,6 +191,14 @@ int main(int argc, char **argv)
 		case 'S':
 			same_cpu = true;
 			break;
+		case 'C':
+#if defined(__x86_64__) || defined(__i386__)
+			cold = true;
+			break;
+#else
+			fprintf(stderr, "--cold needs clflush (x86)\n");
+			return 2;
+#endif
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -187,7 +211,19 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	src = malloc(bytes);
+	{
+		int fd = memfd_create("wlseal-memcpy-bound", MFD_CLOEXEC);
+
+		src = NULL;
+		if (fd >= 0 && ftruncate(fd, (off_t)bytes) == 0) {
+			src = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+				   MAP_SHARED, fd, 0);
+			if (src == MAP_FAILED)
+				src = NULL;
+		}
+		if (fd >= 0)
+			close(fd);
+	}
 	dst = malloc(bytes);
 	ms = calloc((size_t)copies, sizeof(*ms));
 	if (!src || !dst || !ms) {
@@ -211,6 +247,13 @@ int main(int argc, char **argv)
 			writer_frame(&w, i + 1);
 		else
 			memset(src, (int)(i & 0xff), bytes);
+#if defined(__x86_64__) || defined(__i386__)
+		if (cold) {
+			for (unsigned long long o = 0; o < bytes; o += 64)
+				__builtin_ia32_clflush(src + o);
+			__builtin_ia32_mfence();
+		}
+#endif
 		t0 = thread_ms();
 		memcpy(dst, src, bytes);
 		ms[i] = thread_ms() - t0;
@@ -222,11 +265,11 @@ int main(int argc, char **argv)
 		pthread_join(writer_thread, NULL);
 	}
 	qsort(ms, (size_t)copies, sizeof(*ms), cmp_double);
-	printf("WLSEAL-MEMCPY bytes=%llu copies=%ld ms_min=%.4f ms_median=%.4f ms_max=%.4f source=%s\n",
+	printf("WLSEAL-MEMCPY bytes=%llu copies=%ld ms_min=%.4f ms_median=%.4f ms_max=%.4f source=%s%s\n",
 	       bytes, copies, ms[0], ms[copies / 2], ms[copies - 1],
-	       w.cpu >= 0 ? "other-cpu" : "same-cpu");
+	       w.cpu >= 0 ? "other-cpu" : "same-cpu", cold ? ",cold" : "");
 	free(ms);
 	free(dst);
-	free(src);
+	munmap(src, bytes);
 	return 0;
 }

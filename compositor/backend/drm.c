@@ -185,10 +185,9 @@ static bool create_fb(struct drm *d, struct drm_fb *fb)
 		       d->fd, (off_t)map_offset);
 	if (fb->map == MAP_FAILED)
 		goto err_rmfb;
-	/* XRGB8888 memory as x8r8g8b8: the display ignores the top byte,
-	 * and opaque client buffers are copied with pixman's memcpy path
-	 * (the headless backend explains why not a8r8g8b8). */
-	fb->image = pixman_image_create_bits(PIXMAN_x8r8g8b8, w, h, fb->map,
+	/* a8r8g8b8 over XRGB8888 memory: the display ignores the top byte,
+	 * pixman writes a defined 0xff there (same as the headless output). */
+	fb->image = pixman_image_create_bits(PIXMAN_a8r8g8b8, w, h, fb->map,
 					     (int)fb->pitch);
 	if (!fb->image)
 		goto err_unmap;

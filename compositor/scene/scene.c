@@ -9,7 +9,6 @@
  * changes a 64x64 square costs a 64x64 copy.
  */
 #include <stdlib.h>
-#include <string.h>
 
 #include "scene.h"
 
@@ -379,49 +378,6 @@ static void composite_clipped(pixman_op_t op, pixman_image_t *src,
 }
 
 /*
- * SRC of a 32-bit image onto an x8r8g8b8 target, unscaled: a plain copy
- * of rows, done with memcpy() (pixman's own SSE2 blt reaches about a
- * third of glibc's memcpy here, and a full-screen opaque client is
- * exactly this copy). The rectangles are clipped to both images first, so
- * no row reads outside the source or writes outside the target whatever
- * the clip says. False when the formats do not allow it: the caller
- * composites with pixman then.
- */
-static bool copy_rows(pixman_image_t *src, pixman_image_t *target,
-		      pixman_region32_t *clip, int32_t x, int32_t y)
-{
-	pixman_region32_t r;
-	pixman_box32_t *box;
-	uint8_t *sd = (uint8_t *)pixman_image_get_data(src);
-	uint8_t *td = (uint8_t *)pixman_image_get_data(target);
-	int ss = pixman_image_get_stride(src), ts = pixman_image_get_stride(target);
-	int n;
-
-	if (pixman_image_get_format(target) != PIXMAN_x8r8g8b8 ||
-	    PIXMAN_FORMAT_BPP(pixman_image_get_format(src)) != 32 ||
-	    !sd || !td || ss <= 0 || ts <= 0)
-		return false;
-	pixman_region32_init_rect(&r, x, y, pixman_image_get_width(src),
-				  pixman_image_get_height(src));
-	pixman_region32_intersect(&r, &r, clip);
-	pixman_region32_intersect_rect(&r, &r, 0, 0,
-				       pixman_image_get_width(target),
-				       pixman_image_get_height(target));
-	box = pixman_region32_rectangles(&r, &n);
-	for (int i = 0; i < n; i++) {
-		size_t len = (size_t)(box[i].x2 - box[i].x1) * 4;
-
-		for (int32_t row = box[i].y1; row < box[i].y2; row++)
-			memcpy(td + (size_t)row * ts + (size_t)box[i].x1 * 4,
-			       sd + (size_t)(row - y) * ss +
-				       (size_t)(box[i].x1 - x) * 4,
-			       len);
-	}
-	pixman_region32_fini(&r);
-	return true;
-}
-
-/*
  * Draws one view: SRC where it is opaque (nothing below shows through,
  * and nothing below was drawn there: those pixels are written once),
  * OVER elsewhere, onto what the views below left. Where the opaque
@@ -432,8 +388,7 @@ static void draw_view(struct draw *d, pixman_image_t *target)
 {
 	pixman_region32_t rest;
 
-	if (pixman_region32_not_empty(&d->opaque) &&
-	    !copy_rows(d->image, target, &d->opaque, d->x, d->y)) {
+	if (pixman_region32_not_empty(&d->opaque)) {
 		pixman_image_t *opaque = d->image;
 
 		if (pixman_image_get_format(d->image) != PIXMAN_x8r8g8b8)
