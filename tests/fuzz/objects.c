@@ -18,6 +18,12 @@ static const struct wl_interface *const interfaces[] = {
 	&xdg_toplevel_interface, &xdg_popup_interface, &xdg_positioner_interface,
 	&wp_presentation_interface, &wp_presentation_feedback_interface,
 	&wlseal_shm_policy_v1_interface, &wlseal_shm_pool_request_v1_interface,
+	&wl_subcompositor_interface, &wl_subsurface_interface,
+	&wl_seat_interface, &wl_pointer_interface, &wl_keyboard_interface,
+	&wl_touch_interface, &wl_data_device_manager_interface,
+	&wl_data_device_interface, &wl_data_source_interface,
+	&wl_data_offer_interface, &zxdg_decoration_manager_v1_interface,
+	&zxdg_toplevel_decoration_v1_interface,
 };
 #define N_INTERFACES (sizeof(interfaces) / sizeof(interfaces[0]))
 
