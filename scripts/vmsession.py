@@ -100,6 +100,8 @@ class Session:
             parts.append("wlseal.share=1")
         if self.args.host_root:
             parts.append("wlseal.host-root=1")
+        if self.args.compositor != "wlseal":
+            parts.append(f"wlseal.compositor={self.args.compositor}")
         if self.args.compositor_args:
             parts.append("wlseal.compositor-args=" + ",".join(self.args.compositor_args.split()))
         if self.args.append:
