@@ -278,7 +278,7 @@ uint32_t wlseal_shm_check(const struct wlseal_shm_policy *policy, int fd,
 	bool hugetlb;
 	int seals;
 
-	*v = (struct wlseal_shm_verdict){ .file_size = -1 };
+	*v = (struct wlseal_shm_verdict){ .file_size = -1, .file_seals = -1 };
 	/* The size limit first: it needs nothing from the file. */
 	if ((uint64_t)size > policy->max_pool_size)
 		return refuse(v, WLSEAL_SHM_POOL_REQUEST_V1_REASON_TOO_LARGE,
@@ -289,6 +289,7 @@ uint32_t wlseal_shm_check(const struct wlseal_shm_policy *policy, int fd,
 	 * length, or hugetlbfs mappings leak. */
 	v->page = file_page(fd, &hugetlb);
 	seals = fcntl(fd, F_GET_SEALS);
+	v->file_seals = seals;
 
 	if (!policy->enforced) {
 		/* Map anything; only learn whether MAP_SHARED can work. */
@@ -448,7 +449,7 @@ bool wlseal_shm_recharge(struct wlseal_shm *shm,
 	struct wlseal_shm_totals *t = &shm->totals;
 	size_t more = to - from;
 
-	*v = (struct wlseal_shm_verdict){ .file_size = -1 };
+	*v = (struct wlseal_shm_verdict){ .file_size = -1, .file_seals = -1 };
 	if (to <= from) {
 		a->bytes -= from - to;
 		t->bytes -= from - to;

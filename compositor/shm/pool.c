@@ -19,6 +19,7 @@
 #include <wayland-server-protocol.h>
 
 #include "log.h"
+#include "seal-list.h"
 #include "shm.h"
 #include "wlseal-shm-policy-v1-server-protocol.h"
 
@@ -400,6 +401,22 @@ static struct wlseal_pool *pool_map(struct wlseal_shm *shm, int fd,
 	return pool;
 }
 
+/* --verbose: which seals an accepted pool's file carried (a refusal says
+ * it in its own line), for tools that report what real clients send. */
+static void log_accepted(struct wl_client *client, struct wlseal_pool *pool,
+			 int seals)
+{
+	char names[96];
+
+	if (seals <= 0)
+		snprintf(names, sizeof(names), "%s", seals < 0 ? "unknown" : "none");
+	else
+		wlseal_seal_list_format((uint32_t)seals, names, sizeof(names));
+	wlseal_debug("pool pid=%d size %d seals %s (0x%x)",
+		     (int)wlseal_client_pid(client), pool->size, names,
+		     seals < 0 ? 0 : seals);
+}
+
 struct wlseal_pool *wlseal_pool_new(struct wlseal_shm *shm,
 				    struct wl_client *client, int fd,
 				    int32_t size, struct wlseal_shm_verdict *v)
@@ -439,6 +456,7 @@ struct wlseal_pool *wlseal_pool_new(struct wlseal_shm *shm,
 	}
 	pool->account = account;
 	wlseal_shm_charge(shm, account, pool->map_len);
+	log_accepted(client, pool, v->file_seals);
 	return pool;
 refused:
 	close(fd);

@@ -171,6 +171,7 @@ struct wlseal_shm_verdict {
 	uint32_t reason;	/* 0: accepted, else
 				   WLSEAL_SHM_POOL_REQUEST_V1_REASON_* */
 	uint32_t seals;		/* missing or unexpected F_SEAL_* bits */
+	int file_seals;		/* F_GET_SEALS of the file, -1: not read */
 	int64_t file_size;	/* -1: not known */
 	bool write_sealed;	/* accepted and F_SEAL_WRITE: map privately */
 	bool no_memory;		/* refused because an allocation failed */

@@ -14,6 +14,7 @@
 #include <wayland-server-core.h>
 #include <wayland-server-protocol.h>
 
+#include "log.h"
 #include "wl.h"
 
 /* wl_surface */
@@ -226,6 +227,13 @@ static void surface_apply(struct wlseal_surface *s,
 		}
 		state_set_buffer(st, NULL);
 		st->attached = false;
+		/* --verbose: one line per committed buffer, so tools can
+		 * tell which client kept drawing, and at what size. */
+		if (s->buffer)
+			wlseal_debug("commit pid=%d surface %u buffer %dx%d",
+				     (int)wlseal_client_pid(wl_resource_get_client(s->resource)),
+				     wl_resource_get_id(s->resource),
+				     s->view.width, s->view.height);
 	}
 
 	if (st->opaque_set) {
