@@ -79,6 +79,33 @@ start_compositor() {
 	}
 }
 
+# start_weston LOG ARGS...: start weston 10 (the Debian package) on
+# $WAYLAND_DISPLAY with the DRM backend and the pixman renderer, as root
+# with its direct launcher on tty2; LOG is its log (--log), its own output
+# goes to LOG.out. No udevd runs here, so libinput finds no input devices:
+# --continue-without-input. Ready when its socket exists (weston prints no
+# single ready line): bounded at 60 s, over at once if weston exits. Sets
+# COMP to its pid.
+start_weston() {
+	_log=$1
+	shift
+	weston --config=/usr/share/wlseal/weston.ini --backend=drm-backend.so --use-pixman \
+		--continue-without-input \
+		--socket="$WAYLAND_DISPLAY" --tty=2 --idle-time=0 --log="$_log" "$@" \
+		>"$_log.out" 2>&1 &
+	COMP=$!
+	_i=0
+	while [ ! -S "$XDG_RUNTIME_DIR/$WAYLAND_DISPLAY" ]; do
+		if ! kill -0 "$COMP" 2>/dev/null || [ "$_i" -ge 600 ]; then
+			echo "# weston did not start:"
+			sed 's/^/#   /' "$_log.out" "$_log"
+			return 1
+		fi
+		_i=$((_i + 1))
+		sleep 0.1
+	done
+}
+
 # still_client OUTFILE ARGS...: start wlseal-client (ARGS should include
 # --frames=N), wait until its last frame is on screen. Sets SEQ to the
 # compositor frame that shows it; adds the pid to CLIENT_PIDS.
