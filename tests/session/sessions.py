@@ -14,6 +14,15 @@
                       127 (which isa-debug-exit cannot carry) comes back
                       intact: 'exit 200' makes run-vm exit 200.
 
+  apps                real applications in the VM on the patched kernel
+                      (tests/session/apps.sh, with --host-root): mpv,
+                      gtk4-demo and weston-subsurfaces from this host's
+                      root, weston-simple-shm and foot from the image; each
+                      mapped or refused exactly as tests/compat/expected says
+                      for the host, each mapped window visible in its
+                      screenshot, and text typed on the virtio keyboard
+                      reaches foot's shell.
+
 Prints what it saw; exit 0 when the test passes.
 """
 
@@ -179,7 +188,82 @@ def run_exit_status(out):
         print(f"--run 'exit {status}': run-vm exited {status}")
 
 
-TESTS = {"shell-pty": shell_pty, "run-shared-client": run_shared_client,
+def background():
+    """The compositor's background colour (compositor/scene/scene.h)."""
+    import re
+    text = open(os.path.join(TOP, "compositor", "scene", "scene.h")).read()
+    v = int(re.search(r"#define WLSEAL_BACKGROUND 0x([0-9a-fA-F]{8})u", text).group(1), 16)
+    return ((v >> 16) & 255, (v >> 8) & 255, v & 255)
+
+
+def compat_expectation(client):
+    """'runs' or 'refused' for CLIENT from tests/compat/expected (the host's
+    table): the VM must agree with it."""
+    name, mode = (client[:-len("-autoseal")], "autoseal") if client.endswith("-autoseal") \
+        else (client, "plain")
+    for line in open(os.path.join(TOP, "tests", "compat", "expected")):
+        f = line.split("#")[0].split()
+        if len(f) >= 3 and f[0] == name and f[1] == mode:
+            return "refused" if f[2].startswith("refused") else f[2]
+    fail(f"tests/compat/expected has no line for {name} {mode}")
+
+
+def apps(out):
+    import re
+    import shutil
+    from PIL import Image
+    share = os.path.join(out, "share")
+    shots = os.path.join(out, "shots")
+    os.makedirs(share, exist_ok=True)
+    shutil.copy(os.path.join(TOP, "tests", "session", "apps.sh"), share)
+    serial = os.path.join(out, "serial.log")
+    p = subprocess.run([RUN_VM, "--host-root", "--share", share, "--size", "1280x800",
+                        "--compositor-args", "--verbose", "--run", "./apps.sh", "--quiet",
+                        "--timeout", "900", "--log", serial, "--screenshot-dir", shots],
+                       capture_output=True, text=True, timeout=1000)
+    print(p.stderr.strip())
+    lines = open(serial, errors="replace").read().splitlines()
+    for line in lines:
+        if line.startswith(("APP ", "TYPED ", "# ")):
+            print(line)
+    seen = {}
+    for line in lines:
+        m = re.match(r"APP (\S+) pid=\d+ (mapped at (-?\d+),(-?\d+) size (\d+)x(\d+)|refused: .*|neither.*)",
+                     line)
+        if m:
+            seen[m.group(1)] = m
+    bg = background()
+    for name in ("mpv", "gtk4-demo", "gtk4-demo-autoseal", "weston-subsurfaces",
+                 "weston-subsurfaces-autoseal", "weston-simple-shm", "foot"):
+        want = compat_expectation(name)
+        m = seen.get(name)
+        if m is None:
+            fail(f"{name}: no APP line from the guest")
+        got = "runs" if m.group(2).startswith("mapped") else (
+            "refused" if m.group(2).startswith("refused") else "none")
+        if got != want:
+            fail(f"{name}: {m.group(2)}; the host's compat table says {want}")
+        if got == "runs":
+            x, y, w, h = (int(m.group(i)) for i in range(3, 7))
+            im = Image.open(os.path.join(shots, f"app-{name}.png")).convert("RGB")
+            box = im.crop((max(x, 0), max(y, 0), min(x + w, im.size[0]), min(y + h, im.size[1])))
+            px = box.size[0] * box.size[1]
+            drawn = px - sum(n for n, c in box.getcolors(px) if c == bg)
+            if px == 0 or drawn < px // 2:
+                fail(f"{name}: its window at {x},{y} {w}x{h} is mostly background in app-{name}.png "
+                     f"({drawn} of {px} pixels drawn)")
+            print(f"{name}: runs as the table says; {drawn} of {px} pixels of its window drawn")
+        else:
+            print(f"{name}: {m.group(2)} (the table says {want})")
+    typed = [l for l in lines if l.startswith("TYPED ")]
+    if not typed or typed[-1] != "TYPED typed-in-the-vm":
+        fail(f"the text typed on the virtio keyboard did not reach foot's shell: {typed}")
+    print("typed on the virtio keyboard, written by foot's shell: typed-in-the-vm")
+    if p.returncode != 0:
+        fail(f"run-vm exited {p.returncode}")
+
+
+TESTS = {"apps": apps, "shell-pty": shell_pty, "run-shared-client": run_shared_client,
          "run-exit-status": run_exit_status}
 
 if __name__ == "__main__":
