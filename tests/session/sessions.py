@@ -218,7 +218,7 @@ def apps(out):
     shutil.copy(os.path.join(TOP, "tests", "session", "apps.sh"), share)
     serial = os.path.join(out, "serial.log")
     p = subprocess.run([RUN_VM, "--host-root", "--share", share, "--size", "1280x800",
-                        "--compositor-args", "--verbose", "--run", "./apps.sh", "--quiet",
+                        "--compositor-args=--verbose", "--run", "./apps.sh", "--quiet",
                         "--timeout", "900", "--log", serial, "--screenshot-dir", shots],
                        capture_output=True, text=True, timeout=1000)
     print(p.stderr.strip())
