@@ -70,6 +70,7 @@
 
 #include <wayland-server-core.h>
 
+#include "account.h"
 #include "log.h"
 #include "shm.h"
 #include "wlseal-shm-policy-v1-server-protocol.h"
@@ -109,28 +110,12 @@
 #define LIGHT_BYTES (16ull << 20)
 #define FD_HARD_RESERVE 32	/* never handed to pools: accept(), DRM */
 
-/* Per-client bookkeeping of everything that client's pools hold. */
-struct wlseal_shm_account {
-	struct wl_listener client_destroy;
-	pid_t pid;
-	bool gone;		/* the client has disconnected */
-	int refs;		/* the client while connected + one per pool */
-	int pools;		/* pool objects: resource or buffers alive */
-	int fds;		/* pools still holding their fd */
-	uint64_t bytes;		/* mapped bytes of those pools */
-	struct log_window {
-		int64_t start_ms;
-		int lines;
-	} log;			/* rate limit of wlseal_shm_log() */
-	int log_dropped;
-};
-
 /* Refusal lines: at most 10 a second per client, 50 for all clients. */
 #define WLSEAL_LOG_BURST 10
 #define WLSEAL_LOG_BURST_ALL 50
 #define WLSEAL_LOG_WINDOW_MS 1000
 
-static void account_unref(struct wlseal_shm_account *a)
+void wlseal_shm_account_unref(struct wlseal_shm_account *a)
 {
 	if (--a->refs > 0)
 		return;
@@ -146,10 +131,12 @@ static void account_client_gone(struct wl_listener *listener, void *data)
 		wlseal_log("client pid=%d: %d more refusal lines were not logged",
 			   (int)a->pid, a->log_dropped);
 	wl_list_remove(&a->client_destroy.link);
+	wl_list_remove(&a->resource_created.link);
+	wl_list_init(&a->resource_created.link);
 	a->gone = true;
 	/* The client's resources (and so its pools) are destroyed after
 	 * this signal; the pools keep the account until then. */
-	account_unref(a);
+	wlseal_shm_account_unref(a);
 }
 
 struct wlseal_shm_account *wlseal_shm_account(struct wl_client *client)
@@ -167,6 +154,7 @@ struct wlseal_shm_account *wlseal_shm_account(struct wl_client *client)
 	a->refs = 1;
 	a->client_destroy.notify = account_client_gone;
 	wl_client_add_destroy_listener(client, &a->client_destroy);
+	wl_list_init(&a->resource_created.link);
 	return a;
 }
 
@@ -428,7 +416,7 @@ void wlseal_shm_uncharge(struct wlseal_shm *shm,
 		a->fds--;
 	shm->totals.pools--;
 	shm->totals.bytes -= map_len;
-	account_unref(a);
+	wlseal_shm_account_unref(a);
 }
 
 bool wlseal_shm_account_gone(const struct wlseal_shm_account *a)

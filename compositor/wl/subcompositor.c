@@ -63,6 +63,7 @@ struct subsurface {
 	int32_t x, y;			/* pending position */
 	bool in_scene;			/* a child view of the parent's */
 	bool sync;
+	struct wlseal_shm_account *account;	/* shm/objects.c */
 };
 
 static void subsurface_role_commit(struct wlseal_surface *s);
@@ -264,6 +265,7 @@ static void subsurface_resource_destroy(struct wl_resource *r)
 	struct subsurface *sub = wl_resource_get_user_data(r);
 
 	subsurface_detach(sub);
+	wlseal_budget_put(sub->account, WLSEAL_BUDGET_SUBSURFACES);
 	free(sub);
 }
 
@@ -419,27 +421,34 @@ static void subcompositor_get_subsurface(struct wl_client *client,
 {
 	struct wlseal_surface *s = wlseal_surface_from_resource(surface_resource);
 	struct wlseal_surface *ps = wlseal_surface_from_resource(parent_resource);
+	struct wlseal_shm_account *account;
 	struct parent *p;
 	struct subsurface *sub;
 
 	if (!subsurface_allowed(r, s, ps))
 		return;
+	/* Every commit of a parent walks its children, and of a
+	 * synchronized tree all of it: the count is budgeted
+	 * (shm/objects.c), which bounds the work of one commit. */
+	account = wlseal_budget_take(&s->server->shm, client,
+				     WLSEAL_BUDGET_SUBSURFACES);
+	if (!account)
+		return;
 	p = parent_get(ps);
 	if (!p)
 		p = parent_create(ps);
 	sub = calloc(1, sizeof(*sub));
-	if (!p || !sub) {
+	if (p && sub)
+		sub->resource = wl_resource_create(client,
+						   &wl_subsurface_interface,
+						   wl_resource_get_version(r), id);
+	if (!p || !sub || !sub->resource) {
 		free(sub);
+		wlseal_budget_put(account, WLSEAL_BUDGET_SUBSURFACES);
 		wl_client_post_no_memory(client);
 		return;
 	}
-	sub->resource = wl_resource_create(client, &wl_subsurface_interface,
-					   wl_resource_get_version(r), id);
-	if (!sub->resource) {
-		free(sub);
-		wl_client_post_no_memory(client);
-		return;
-	}
+	sub->account = account;
 	sub->surface = s;
 	sub->parent = p;
 	sub->sync = true;	/* the initial mode */
