@@ -13,12 +13,14 @@
  * get everything up to the limit: the budget is per client.
  *
  * Checked against the code without the budgets (once, by hand): with
- * wlseal_budget_take() returning the account unconditionally, every
- * budget-* case except budget-objects failed with "... accepted,
- * expected wl_display error 2"; with resource_created()'s refusal
- * removed, budget-objects failed the same way; with region.c's grown
- * flag ignored, opaque-region-collapsed failed ("background" pixel read
- * 000000, the transparent buffer copied as opaque).
+ * wlseal_budget_take()'s limit test disabled, budget-surfaces,
+ * -subsurfaces, -regions, -callbacks, -feedbacks and -outputs each
+ * failed ("the 65th surface: accepted, expected wl_display error 2");
+ * with resource_created()'s refusal disabled, budget-objects failed the
+ * same way ("positioners past 300 objects: accepted"); with region.c's
+ * grown flag ignored, opaque-region-collapsed failed ("between the
+ * rectangles: background: ... is ff203040 (16 pixels differ, e.g.
+ * ff000000)": the transparent buffer copied as opaque).
  */
 #include <errno.h>
 #include <fcntl.h>
