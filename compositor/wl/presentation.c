@@ -48,7 +48,10 @@ static void feedback_presented(struct wlseal_feedback *base,
 	struct wl_resource *out;
 	uint64_t sec = (uint64_t)frame->when.tv_sec;
 
-	/* sync_output for the client's own wl_output objects. */
+	/* sync_output for the client's own wl_output objects. The walk
+	 * covers every client's: each client may hold at most
+	 * --max-outputs-per-client of them (shm/objects.c), and feedbacks
+	 * are budgeted too, so a frame's walks stay bounded per client. */
 	wl_resource_for_each(out, &server->output_resources)
 		if (wl_resource_get_client(out) == client)
 			wp_presentation_feedback_send_sync_output(fb->resource,

@@ -121,7 +121,8 @@ static struct parent *parent_get(struct wlseal_surface *s)
 
 /* The parent's stack, as it stands, becomes the scene's. Each child
  * is placed against its neighbour towards the parent, so an unchanged
- * order moves nothing (the scene damages only what moves). */
+ * order moves nothing (the scene damages only what moves). O(children),
+ * bounded by the client's subsurface budget (shm/objects.c). */
 static void apply_stack(struct parent *p)
 {
 	struct wlseal_scene *scene = &p->surface->server->scene;
@@ -151,7 +152,11 @@ static void apply_stack(struct parent *p)
 	p->stack_changed = false;
 }
 
-/* The parent's state was applied: now what waited for it. */
+/* The parent's state was applied: now what waited for it. The walk
+ * visits every child, and in a synchronized tree every descendant (at
+ * most MAX_DEPTH levels of recursion): O(the client's subsurfaces),
+ * which the subsurface budget bounds (shm/objects.c: at the default
+ * 1024, about 8 us a commit; 160 us at 10,000 without it). */
 static void parent_applied(struct wl_listener *listener, void *data)
 {
 	struct parent *p = wl_container_of(listener, p, apply);
@@ -289,6 +294,8 @@ static void subsurface_place(struct wl_resource *r,
 
 	if (!sub->parent)
 		return;		/* inert */
+	/* O(1): the sibling is found through its role, not searched for;
+	 * the new order reaches the scene with the parent's next apply. */
 	if (ref == sub->parent->surface) {
 		ref_link = &sub->parent->self;
 	} else if (ref_sub && ref_sub != sub &&
@@ -346,7 +353,8 @@ static const struct wl_subsurface_interface subsurface_impl = {
 };
 
 /* How many levels of subsurfaces hang below @s (0: none). Recursion is
- * bounded: every tree was built under MAX_DEPTH. */
+ * bounded: every tree was built under MAX_DEPTH; the walk visits @s's
+ * tree once, at most the client's subsurface budget (shm/objects.c). */
 static int tree_height(struct wlseal_surface *s)
 {
 	struct parent *p = parent_get(s);

@@ -78,6 +78,7 @@ static void state_merge(struct wlseal_surface_state *into,
 		state_set_buffer(from, NULL);
 		from->attached = false;
 	}
+	/* Both sides hold at most 33 rectangles (region.c): O(1). */
 	pixman_region32_union(&into->damage, &into->damage, &from->damage);
 	wlseal_region_bound(&into->damage);
 	pixman_region32_clear(&from->damage);
@@ -481,6 +482,8 @@ static void frame_start(struct wl_listener *listener, void *data)
 	struct wlseal_surface *s;
 	struct wlseal_feedback *fb, *tmp;
 
+	/* Every surface of every client, once a frame: bounded by the
+	 * surface budget per client (shm/objects.c). */
 	wl_list_for_each(s, &server->surfaces, link) {
 		wl_list_insert_list(server->frame_callbacks.prev,
 				    &s->frame_callbacks);
@@ -513,6 +516,8 @@ static void frame_done(struct wl_listener *listener, void *data)
 	uint32_t msec = (uint32_t)(frame->when.tv_sec * 1000 +
 				   frame->when.tv_nsec / 1000000);
 
+	/* Every callback in flight: at most --max-callbacks-per-client
+	 * per client (shm/objects.c). */
 	wl_resource_for_each_safe(cb, cbtmp, &server->frame_callbacks) {
 		wl_callback_send_done(cb, msec);
 		wl_resource_destroy(cb);
