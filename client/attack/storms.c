@@ -2,7 +2,7 @@
 /*
  * storms.c - budgets: one client creating protocol objects by the
  * hundred thousand (surfaces, subsurfaces, regions, frame callbacks,
- * wl_output binds, any object), to make the compositor hold memory and
+ * presentation feedbacks, wl_output binds, any object), to make the compositor hold memory and
  * spend time on every commit or frame for everyone.
  *
  * Each scenario sends its objects in batches and, after every batch, a
@@ -23,6 +23,7 @@
 
 #define ATT_CATEGORY ATT_CAT_BUDGETS
 #include "scenario.h"
+#include "attack-presentation-time-client-protocol.h"
 
 /* The honest client's roundtrip must stay below this, even under TCG. */
 #define HONEST_MAX_MS 1000
@@ -189,6 +190,54 @@ ATT_SCENARIO(run_callback_storm, "callback-storm",
 	storm(a, o, "frame callbacks", 100000, 1000, make_callback, NULL, NULL);
 }
 
+struct feedbacks {
+	struct wp_presentation *presentation;
+};
+
+static void make_feedback(struct attack *a, void *data, int i)
+{
+	struct feedbacks *f = data;
+
+	wp_presentation_feedback(f->presentation, a->surface);
+}
+
+static void bind_presentation(void *data, struct wl_registry *r,
+			      uint32_t name, const char *iface,
+			      uint32_t version)
+{
+	struct feedbacks *f = data;
+
+	if (!strcmp(iface, "wp_presentation"))
+		f->presentation = wl_registry_bind(r, name,
+						   &wp_presentation_interface, 1);
+}
+
+static void no_remove(void *data, struct wl_registry *r, uint32_t name)
+{
+}
+
+static const struct wl_registry_listener presentation_listener = {
+	.global = bind_presentation,
+	.global_remove = no_remove,
+};
+
+ATT_SCENARIO(run_feedback_storm, "feedback-storm",
+	     "100000 wp_presentation.feedback on one surface, never committed: refused at the per-client feedback budget, an honest client's roundtrip stays short",
+	     BUDGET_REFUSED("exceeded 4096 presentation feedbacks"))
+{
+	struct feedbacks f = { 0 };
+	struct wl_registry *r = wl_display_get_registry(a->display);
+
+	wl_registry_add_listener(r, &presentation_listener, &f);
+	if (att_roundtrip(a) != 0 || !f.presentation) {
+		att_fail_setup(o, "no wp_presentation");
+		return;
+	}
+	a->surface = wl_compositor_create_surface(a->compositor);
+	storm(a, o, "presentation feedbacks", 100000, 1000, make_feedback,
+	      NULL, &f);
+}
+
 /* --- subsurfaces ------------------------------------------------------------ */
 
 struct subs {
@@ -241,10 +290,6 @@ static void bind_subcompositor(void *data, struct wl_registry *r,
 	if (!strcmp(iface, "wl_subcompositor"))
 		s->subcompositor = wl_registry_bind(r, name,
 						    &wl_subcompositor_interface, 1);
-}
-
-static void no_remove(void *data, struct wl_registry *r, uint32_t name)
-{
 }
 
 static const struct wl_registry_listener subs_listener = {
