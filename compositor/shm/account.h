@@ -37,10 +37,15 @@ struct wlseal_shm_account {
 	 * the client's resource_created signal (WLSEAL_BUDGET_OBJECTS). */
 	int objects[WLSEAL_BUDGET_KINDS];
 	struct wl_listener resource_created;
-	const struct wlseal_shm *shm;	/* its limits; set by the watch */
+	struct wlseal_shm *shm;		/* limits, totals; set by the watch */
 };
 
 /* check.c: one reference less; the last frees the account. */
 void wlseal_shm_account_unref(struct wlseal_shm_account *a);
+/* check.c: within its own budget, may a client holding @mine (after the
+ * request) take the total to @total, of @limit with the last @reserve
+ * kept for clients holding at most @light? */
+bool wlseal_shm_fair(uint64_t mine, uint64_t total, uint64_t limit,
+		     uint64_t reserve, uint64_t light);
 
 #endif

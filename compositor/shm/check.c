@@ -347,9 +347,10 @@ static rlim_t fd_reserve(rlim_t limit)
 	return limit / 4 > WLSEAL_FD_RESERVE ? limit / 4 : WLSEAL_FD_RESERVE;
 }
 
-/* Own budget always; the last @reserve of @limit only for light users. */
-static bool fair(uint64_t mine, uint64_t total, uint64_t limit,
-		 uint64_t reserve, uint64_t light)
+/* Own budget always; the last @reserve of @limit only for light users
+ * (objects.c applies the same rule to the object totals). */
+bool wlseal_shm_fair(uint64_t mine, uint64_t total, uint64_t limit,
+		     uint64_t reserve, uint64_t light)
 {
 	if (total <= limit - reserve)
 		return true;
@@ -380,13 +381,14 @@ uint32_t wlseal_shm_budget(struct wlseal_shm *shm,
 			      "too many pool bytes (%llu mapped + %zu, limit %llu per client)",
 			      (unsigned long long)a->bytes, map_len,
 			      (unsigned long long)WLSEAL_CLIENT_MAX_BYTES);
-	if (!fair((uint64_t)a->pools + 1, (uint64_t)t->pools + 1,
-		  (uint64_t)t->max_pools, (uint64_t)t->max_pools / 4, LIGHT_POOLS))
+	if (!wlseal_shm_fair((uint64_t)a->pools + 1, (uint64_t)t->pools + 1,
+			     (uint64_t)t->max_pools, (uint64_t)t->max_pools / 4,
+			     LIGHT_POOLS))
 		return refuse(v, WLSEAL_SHM_POOL_REQUEST_V1_REASON_OUT_OF_RESOURCES,
 			      "compositor near its mapping limit (%d pools of %d, this client %d)",
 			      t->pools, t->max_pools, a->pools);
-	if (!fair(a->bytes + map_len, t->bytes + map_len, t->max_bytes,
-		  t->max_bytes / 4, LIGHT_BYTES))
+	if (!wlseal_shm_fair(a->bytes + map_len, t->bytes + map_len,
+			     t->max_bytes, t->max_bytes / 4, LIGHT_BYTES))
 		return refuse(v, WLSEAL_SHM_POOL_REQUEST_V1_REASON_OUT_OF_RESOURCES,
 			      "compositor near its pool memory limit (%llu of %llu bytes mapped, this client %llu)",
 			      (unsigned long long)t->bytes,
@@ -449,8 +451,8 @@ bool wlseal_shm_recharge(struct wlseal_shm *shm,
 		       "too many pool bytes (%llu mapped + %zu, limit %llu per client)",
 		       (unsigned long long)a->bytes, more,
 		       (unsigned long long)WLSEAL_CLIENT_MAX_BYTES);
-	else if (!fair(a->bytes + more, t->bytes + more, t->max_bytes,
-		       t->max_bytes / 4, LIGHT_BYTES))
+	else if (!wlseal_shm_fair(a->bytes + more, t->bytes + more,
+				  t->max_bytes, t->max_bytes / 4, LIGHT_BYTES))
 		refuse(v, WLSEAL_SHM_POOL_REQUEST_V1_REASON_OUT_OF_RESOURCES,
 		       "compositor near its pool memory limit (%llu of %llu bytes mapped)",
 		       (unsigned long long)t->bytes,

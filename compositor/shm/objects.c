@@ -47,7 +47,24 @@
  * Real applications stay far below every default: foot, GTK and mpv use
  * fewer than 100 surfaces and a few hundred objects. Each limit has its
  * --max-*-per-client option (main.c).
+ *
+ * Totals. A limit per client alone is multiplied by every connection an
+ * attacker opens, and the per-frame walks cover all clients. So each
+ * kind also has a total for all clients, TOTAL_FACTOR times the
+ * per-client limit (65536 surfaces by default), of which the last
+ * quarter is kept for light clients, those holding at most 1/64 of the
+ * per-client limit (at least LIGHT_MIN): the rule of the pool totals
+ * (check.c, wlseal_shm_fair). However many connections misbehave within
+ * their own budgets, they cannot push a total past its reserve, so an
+ * honest client (a few surfaces, callbacks, a few hundred objects) still
+ * gets its objects. A flood of light connections can fill the reserve
+ * too, but that takes hundreds of them (16384 surfaces at 64 each: 256
+ * connections, each an fd of the same table the pool reserve guards).
  */
+#define TOTAL_FACTOR 16
+#define LIGHT_MIN 8
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include <wayland-server-core.h>
@@ -67,26 +84,67 @@ const struct wlseal_budget_info wlseal_budget_info[WLSEAL_BUDGET_KINDS] = {
 	[WLSEAL_BUDGET_OBJECTS] = { "protocol objects", "max-objects-per-client", 65536 },
 };
 
-/* The client is over @kind's limit: log it (rate-limited) and end it
- * with an error that says which limit and how many. */
+/* The client is refused: log it (rate-limited) and end it with an
+ * error that says which limit and how many. */
 static void budget_refuse(struct wlseal_shm_account *a,
-			  struct wl_client *client, enum wlseal_budget kind,
-			  int limit)
-{
-	const struct wlseal_budget_info *info = &wlseal_budget_info[kind];
-	struct wl_resource *display = wl_client_get_object(client, 1);
+			  struct wl_client *client, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
-	wlseal_shm_log(client, "refused client pid=%d: client exceeded %d %s (--%s)",
-		       (int)a->pid, limit, info->what, info->option);
+static void budget_refuse(struct wlseal_shm_account *a,
+			  struct wl_client *client, const char *fmt, ...)
+{
+	struct wl_resource *display = wl_client_get_object(client, 1);
+	char why[200];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	wlseal_shm_log(client, "refused client pid=%d: %s", (int)a->pid, why);
 	/* wl_client_post_no_memory() with our own message: the error is
 	 * no_memory (the compositor will not spend more on this client),
 	 * the text names the limit. Object 1 is always the wl_display. */
 	if (display)
 		wl_resource_post_error(display, WL_DISPLAY_ERROR_NO_MEMORY,
-				       "client exceeded %d %s (--%s)", limit,
-				       info->what, info->option);
+				       "%s", why);
 	else
 		wl_client_post_no_memory(client);
+}
+
+/* May @a hold one more of @kind? If not, the client is refused. */
+static bool budget_allows(struct wlseal_shm_account *a,
+			  struct wl_client *client, enum wlseal_budget kind)
+{
+	const struct wlseal_budget_info *info = &wlseal_budget_info[kind];
+	const struct wlseal_shm *shm = a->shm;
+	uint64_t limit = (uint64_t)shm->max_objects[kind];
+	uint64_t total = limit * TOTAL_FACTOR;
+	uint64_t light = limit / 64 > LIGHT_MIN ? limit / 64 : LIGHT_MIN;
+
+	if (a->objects[kind] + 1 > shm->max_objects[kind]) {
+		budget_refuse(a, client, "client exceeded %d %s (--%s)",
+			      shm->max_objects[kind], info->what, info->option);
+		return false;
+	}
+	if (!wlseal_shm_fair((uint64_t)a->objects[kind] + 1,
+			     (uint64_t)shm->object_totals[kind] + 1, total,
+			     total / 4, light)) {
+		budget_refuse(a, client,
+			      "compositor near its limit of %llu %s for all clients "
+			      "(%d held, this client %d)", (unsigned long long)total,
+			      info->what, shm->object_totals[kind],
+			      a->objects[kind]);
+		return false;
+	}
+	return true;
+}
+
+static void budget_charge(struct wlseal_shm_account *a,
+			  enum wlseal_budget kind)
+{
+	a->objects[kind]++;
+	a->shm->object_totals[kind]++;
+	a->refs++;	/* the object may outlive the client's destroy signal */
 }
 
 struct wlseal_shm_account *wlseal_budget_take(struct wlseal_shm *shm,
@@ -99,18 +157,17 @@ struct wlseal_shm_account *wlseal_budget_take(struct wlseal_shm *shm,
 		wl_client_post_no_memory(client);
 		return NULL;
 	}
-	if (a->objects[kind] >= shm->max_objects[kind]) {
-		budget_refuse(a, client, kind, shm->max_objects[kind]);
+	a->shm = shm;	/* set by the watch already, unless it failed */
+	if (!budget_allows(a, client, kind))
 		return NULL;
-	}
-	a->objects[kind]++;
-	a->refs++;	/* the object may outlive the client's destroy signal */
+	budget_charge(a, kind);
 	return a;
 }
 
 void wlseal_budget_put(struct wlseal_shm_account *a, enum wlseal_budget kind)
 {
 	a->objects[kind]--;
+	a->shm->object_totals[kind]--;
 	wlseal_shm_account_unref(a);
 }
 
@@ -141,21 +198,21 @@ static void resource_created(struct wl_listener *listener, void *data)
 		wl_container_of(listener, a, resource_created);
 	struct wl_resource *resource = data;
 	struct wl_client *client = wl_resource_get_client(resource);
-	int limit = a->shm->max_objects[WLSEAL_BUDGET_OBJECTS];
 	struct counted *c;
 
+	/* The rule of the other kinds, asked before counting; past a
+	 * limit the client gets its error, and the resource, made either
+	 * way, is counted all the same and goes with the client. */
+	budget_allows(a, client, WLSEAL_BUDGET_OBJECTS);
 	c = calloc(1, sizeof(*c));
 	if (!c) {
 		wl_client_post_no_memory(client);
 		return;
 	}
 	c->account = a;
-	a->objects[WLSEAL_BUDGET_OBJECTS]++;
-	a->refs++;
+	budget_charge(a, WLSEAL_BUDGET_OBJECTS);
 	c->destroy.notify = counted_destroyed;
 	wl_resource_add_destroy_listener(resource, &c->destroy);
-	if (a->objects[WLSEAL_BUDGET_OBJECTS] > limit)
-		budget_refuse(a, client, WLSEAL_BUDGET_OBJECTS, limit);
 }
 
 bool wlseal_budget_watch(struct wlseal_shm *shm, struct wl_client *client)

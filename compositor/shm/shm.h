@@ -90,6 +90,7 @@ struct wlseal_shm {
 	struct wlseal_shm_policy policy;
 	int max_pools_per_client;	/* pool objects per client */
 	int max_objects[WLSEAL_BUDGET_KINDS];	/* objects.c, per client */
+	int object_totals[WLSEAL_BUDGET_KINDS];	/* of all clients */
 	struct wl_list policy_resources; /* wlseal_shm_policy_v1 resources */
 	struct wlseal_shm_totals totals;
 	/* pool.c: pools of departed clients, released REAP_BATCH a turn */

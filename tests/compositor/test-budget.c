@@ -17,7 +17,9 @@
  * -subsurfaces, -regions, -callbacks, -feedbacks and -outputs each
  * failed ("the 65th surface: accepted, expected wl_display error 2");
  * with resource_created()'s refusal disabled, budget-objects failed the
- * same way ("positioners past 300 objects: accepted"); with region.c's
+ * same way ("positioners past 300 objects: accepted"); with its
+ * wlseal_shm_fair() test disabled, budget-totals failed ("its 17th:
+ * refused, the total near its limit ()"); with region.c's
  * grown flag ignored, opaque-region-collapsed failed ("between the
  * rectangles: background: ... is ff203040 (16 pixels differ, e.g.
  * ff000000)": the transparent buffer copied as opaque).
@@ -58,7 +60,8 @@ static void expect_budget(struct t *t, const char *what, const char *text)
 static void t_stop_refused(struct t *t)
 {
 	check(proc_contains(&t->c.p, "refused client pid=") &&
-	      proc_contains(&t->c.p, ": client exceeded "),
+	      (proc_contains(&t->c.p, ": client exceeded ") ||
+	       proc_contains(&t->c.p, ": compositor near its limit ")),
 	      "the compositor logged the refusal");
 	wl_display_disconnect(t->display);
 	free(t->rgb);
@@ -322,6 +325,98 @@ static void test_objects(void)
 	t_stop_refused(&t);
 }
 
+/* A connection of its own with just wl_compositor. */
+struct conn {
+	struct wl_display *display;
+	struct wl_compositor *compositor;
+};
+
+static void conn_global(void *data, struct wl_registry *r, uint32_t name,
+			const char *iface, uint32_t version)
+{
+	struct conn *c = data;
+
+	if (!strcmp(iface, "wl_compositor"))
+		c->compositor = wl_registry_bind(r, name, &wl_compositor_interface, 1);
+}
+
+static const struct wl_registry_listener conn_listener = {
+	.global = conn_global,
+	.global_remove = no_remove,
+};
+
+static void conn_open(struct conn *c)
+{
+	c->display = connect_display();
+	wl_registry_add_listener(wl_display_get_registry(c->display),
+				 &conn_listener, c);
+	if (wl_display_roundtrip(c->display) < 0 || !c->compositor)
+		fail("no wl_compositor");
+}
+
+/* @n surfaces on @c; true when all were accepted. */
+static bool conn_surfaces(struct conn *c, int n)
+{
+	for (int i = 0; i < n; i++) {
+		wl_compositor_create_surface(c->compositor);
+		if (i % 200 == 199 && wl_display_roundtrip(c->display) < 0)
+			return false;
+	}
+	return wl_display_roundtrip(c->display) >= 0;
+}
+
+/*
+ * The totals of all clients (objects.c): at 1024 surfaces per client the
+ * total is 16384, the last 4096 kept for clients holding at most 16.
+ * Twelve clients filling their budgets (with the test's own connection
+ * and its probe: 12288) stop at the reserve; a new client still gets 16
+ * surfaces and is refused the 17th; the test's connection, light, still
+ * gets its 16.
+ */
+static void test_totals(void)
+{
+	static struct t t;
+	static struct conn heavy[12], late;
+	int i;
+
+	start_with(&t, "--max-surfaces-per-client=1024");
+	expect_ok(&t, "the probe surface made");
+	for (i = 0; i < 12; i++) {
+		conn_open(&heavy[i]);
+		check(conn_surfaces(&heavy[i], i < 11 ? 1024 : 1023),
+		      "heavy client %d: its own budget (%s)", i, last_client_log);
+	}
+	conn_open(&late);
+	check(conn_surfaces(&late, 16), "a new client: 16 surfaces from the reserve (%s)",
+	      last_client_log);
+	last_client_log[0] = 0;
+	check(!conn_surfaces(&late, 1) &&
+	      wl_display_get_error(late.display) == ENOMEM &&
+	      strstr(last_client_log, "compositor near its limit of 16384 surfaces for all clients"),
+	      "its 17th: refused, the total near its limit (%s)", last_client_log);
+	for (i = 0; i < 15; i++)
+		surface(&t);
+	expect_ok(&t, "the light client: 16 surfaces");
+	wl_display_disconnect(late.display);
+	for (i = 0; i < 12; i++)
+		wl_display_disconnect(heavy[i].display);
+	/* All given back once the compositor saw the thirteen go (one
+	 * line each). */
+	for (i = 0; i < 13; i++) {
+		char line[256];
+
+		if (!proc_wait(&t.c.p, &t.log_from, "client disconnected",
+			       TIMEOUT_MS, line, sizeof(line)))
+			fail("the clients never left");
+	}
+	/* A heavy client fits again. */
+	conn_open(&late);
+	check(conn_surfaces(&late, 1024), "after they left: 1024 surfaces (%s)",
+	      last_client_log);
+	wl_display_disconnect(late.display);
+	t_stop_refused(&t);
+}
+
 /* Each limit is an option; zero or junk is a usage error. */
 static void test_options(void)
 {
@@ -393,6 +488,7 @@ static const struct harness_test tests[] = {
 	{ "budget-feedbacks", test_feedbacks },
 	{ "budget-outputs", test_outputs },
 	{ "budget-objects", test_objects },
+	{ "budget-totals", test_totals },
 	{ "budget-options", test_options },
 	{ "opaque-region-collapsed", test_opaque_collapsed },
 };
