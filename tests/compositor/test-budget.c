@@ -2,7 +2,8 @@
 /*
  * test-budget - the per-client object budgets (compositor/shm/objects.c):
  * surfaces, subsurfaces, regions, frame callbacks, presentation
- * feedbacks, wl_output binds and all objects together; and that a
+ * feedbacks, wl_output binds and all objects together, per client and
+ * for all clients (budget-totals); and that a
  * collapsed wl_region never becomes an opaque region (wl/region.c).
  *
  * Usage: test-budget TEST. Each case starts the compositor with a small
@@ -13,16 +14,15 @@
  * get everything up to the limit: the budget is per client.
  *
  * Checked against the code without the budgets (once, by hand): with
- * wlseal_budget_take()'s limit test disabled, budget-surfaces,
- * -subsurfaces, -regions, -callbacks, -feedbacks and -outputs each
- * failed ("the 65th surface: accepted, expected wl_display error 2");
- * with resource_created()'s refusal disabled, budget-objects failed the
- * same way ("positioners past 300 objects: accepted"); with its
- * wlseal_shm_fair() test disabled, budget-totals failed ("its 17th:
- * refused, the total near its limit ()"); with region.c's
- * grown flag ignored, opaque-region-collapsed failed ("between the
- * rectangles: background: ... is ff203040 (16 pixels differ, e.g.
- * ff000000)": the transparent buffer copied as opaque).
+ * the own-limit test of budget_allows() (objects.c) disabled,
+ * budget-surfaces, -subsurfaces, -regions, -callbacks, -feedbacks,
+ * -outputs and -objects each failed ("the 65th surface: accepted,
+ * expected wl_display error 2"); with its wlseal_shm_fair() test
+ * disabled, budget-totals failed ("its 17th: refused, the total near
+ * its limit ()"); with region.c's grown flag ignored,
+ * opaque-region-collapsed failed ("between the rectangles: background:
+ * ... is ff203040 (16 pixels differ, e.g. ff000000)": the transparent
+ * buffer copied as opaque).
  */
 #include <errno.h>
 #include <fcntl.h>
