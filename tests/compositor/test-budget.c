@@ -3,8 +3,8 @@
  * test-budget - the per-client object budgets (compositor/shm/objects.c):
  * surfaces, subsurfaces, regions, frame callbacks, presentation
  * feedbacks, wl_output binds and all objects together, per client and
- * for all clients (budget-totals); and that a
- * collapsed wl_region never becomes an opaque region (wl/region.c).
+ * for all clients (budget-totals); and that a collapsed wl_region never
+ * becomes an opaque region (wl/region.c).
  *
  * Usage: test-budget TEST. Each case starts the compositor with a small
  * limit (--max-*-per-client=N), fills it exactly (accepted: a roundtrip
