@@ -44,9 +44,18 @@ static void client_destroyed(struct wl_listener *listener, void *data)
 
 static void client_created(struct wl_listener *listener, void *data)
 {
+	struct wlseal_server *server =
+		wl_container_of(listener, server, client_created);
 	struct wl_client *client = data;
-	struct wlseal_client *c = calloc(1, sizeof(*c));
+	struct wlseal_client *c;
 
+	/* Every object of the client is counted from its first request
+	 * on (shm/objects.c); without memory for that, no client. */
+	if (!wlseal_budget_watch(&server->shm, client)) {
+		wl_client_post_no_memory(client);
+		return;
+	}
+	c = calloc(1, sizeof(*c));
 	if (!c)
 		return;
 	c->pid = wlseal_client_pid(client);
@@ -163,6 +172,18 @@ static void usage(FILE *f)
 "  --max-pools-per-client=N pools one client may hold (default 1024), counted\n"
 "                           while the pool or any of its buffers lives: each\n"
 "                           is a mapping (and an fd until wl_shm_pool.destroy)\n"
+"  --max-surfaces-per-client=N, --max-subsurfaces-per-client=N,\n"
+"  --max-regions-per-client=N, --max-callbacks-per-client=N,\n"
+"  --max-feedbacks-per-client=N, --max-outputs-per-client=N,\n"
+"  --max-objects-per-client=N\n"
+"                           protocol objects one client may hold at once\n"
+"                           (defaults 4096, 1024, 1024, 4096, 4096, 64, 65536;\n"
+"                           callbacks: wl_surface.frame, feedbacks:\n"
+"                           wp_presentation_feedback, objects: all of any\n"
+"                           kind); past one the client gets wl_display.error\n"
+"                           no_memory naming the limit. All clients together\n"
+"                           may hold 16 times each, the last quarter only\n"
+"                           for clients holding few\n"
 "  --verbose                log mapping, the seals of accepted pools, buffer\n"
 "                           commits and per-frame details\n"
 "  --help                   show this help\n"
@@ -181,8 +202,10 @@ static bool parse_options(int argc, char **argv, struct wlseal_options *o)
 	       O_PRINT_FRAMES, O_SCREENSHOT, O_SCREENSHOT_FRAME, O_EXIT_AFTER,
 	       O_MAX_POOLS_PER_CLIENT,
 	       O_VERBOSE, O_HELP, O_REQUIRE_SEALS, O_ACCEPT_SEALS,
-	       O_MAX_POOL_SIZE, O_POLICY_FILE };
-	static const struct option longopts[] = {
+	       O_MAX_POOL_SIZE, O_POLICY_FILE,
+	       O_BUDGET /* + enum wlseal_budget: the --max-*-per-client */ };
+	/* Not static: the budget options take their names from objects.c. */
+	const struct option longopts[] = {
 		{ "backend", required_argument, NULL, O_BACKEND },
 		{ "drm-device", required_argument, NULL, O_DRM_DEVICE },
 		{ "size", required_argument, NULL, O_SIZE },
@@ -200,6 +223,15 @@ static bool parse_options(int argc, char **argv, struct wlseal_options *o)
 		{ "accept-seals", required_argument, NULL, O_ACCEPT_SEALS },
 		{ "max-pool-size", required_argument, NULL, O_MAX_POOL_SIZE },
 		{ "policy-file", required_argument, NULL, O_POLICY_FILE },
+#define BUDGET_OPT(k) { wlseal_budget_info[k].option, required_argument, NULL, O_BUDGET + (k) }
+		BUDGET_OPT(WLSEAL_BUDGET_SURFACES),
+		BUDGET_OPT(WLSEAL_BUDGET_SUBSURFACES),
+		BUDGET_OPT(WLSEAL_BUDGET_REGIONS),
+		BUDGET_OPT(WLSEAL_BUDGET_CALLBACKS),
+		BUDGET_OPT(WLSEAL_BUDGET_FEEDBACKS),
+		BUDGET_OPT(WLSEAL_BUDGET_OUTPUTS),
+		BUDGET_OPT(WLSEAL_BUDGET_OBJECTS),
+#undef BUDGET_OPT
 		{ 0 },
 	};
 	static const char *const backends[] = { "drm", "headless", NULL };
@@ -289,6 +321,15 @@ static bool parse_options(int argc, char **argv, struct wlseal_options *o)
 			usage(stdout);
 			exit(0);
 		default:
+			if (c >= O_BUDGET && c < O_BUDGET + WLSEAL_BUDGET_KINDS) {
+				if (!wlseal_option_uint(optarg, 1, INT_MAX, &n))
+					return wlseal_option_bad("--%s must be a number "
+								 "from 1 to %d",
+								 longopts[idx].name,
+								 INT_MAX);
+				o->max_objects[c - O_BUDGET] = (int)n;
+				break;
+			}
 			usage(stderr);
 			return false;
 		}
@@ -331,6 +372,8 @@ int main(int argc, char **argv)
 
 	o->drm_device = "/dev/dri/card0";
 	o->max_pools_per_client = 1024;
+	for (int k = 0; k < WLSEAL_BUDGET_KINDS; k++)
+		o->max_objects[k] = wlseal_budget_info[k].def;
 	o->shm = WLSEAL_SHM_WLSEAL;
 	o->policy = WLSEAL_POLICY_SECURE;
 	if (!parse_options(argc, argv, o))
@@ -364,6 +407,8 @@ int main(int argc, char **argv)
 	server.shm.display = server.display;
 	server.shm.mode = o->shm;
 	server.shm.max_pools_per_client = o->max_pools_per_client;
+	memcpy(server.shm.max_objects, o->max_objects,
+	       sizeof(server.shm.max_objects));
 
 	server.backend = wlseal_backend_create(o->backend, server.loop,
 					       o->drm_device, o->width,

@@ -41,6 +41,7 @@ struct wlseal_options {
 	uint64_t screenshot_frame; /* 0: only on SIGUSR1 */
 	int exit_after;		/* seconds, 0: never */
 	int max_pools_per_client; /* live wl_shm_pools per client */
+	int max_objects[WLSEAL_BUDGET_KINDS]; /* --max-*-per-client */
 };
 
 /* What the protocol side may know of the output (from the backend). */

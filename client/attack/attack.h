@@ -99,6 +99,7 @@ enum att_category {
 	ATT_CAT_LIFETIMES,	/* lifetimes.c */
 	ATT_CAT_RESOURCES,	/* resources.c */
 	ATT_CAT_EXT,		/* ext.c */
+	ATT_CAT_BUDGETS,	/* storms.c */
 };
 
 struct scenario {

@@ -124,7 +124,7 @@ static void classify(struct attack *a, struct outcome *o, int rt)
 {
 	struct wl_display *d = a->display;
 	const struct wl_interface *iface = NULL;
-	uint32_t id;
+	uint32_t id, code;
 	int err = wl_display_get_error(d);
 
 	if (rt == 1 && !err) {
@@ -135,11 +135,16 @@ static void classify(struct attack *a, struct outcome *o, int rt)
 		o->result = RES_ACCEPTED;
 		return;
 	}
-	if (err == EPROTO) {
+	/* libwayland-client reports wl_display's own errors (invalid_object,
+	 * invalid_method: EINVAL; no_memory, which wlseal's object budgets
+	 * post: ENOMEM) with another errno, and keeps the protocol error
+	 * all the same: a refusal like any other. */
+	code = wl_display_get_protocol_error(d, &iface, &id);
+	if (err == EPROTO || iface) {
 		const char *m;
 
 		o->result = RES_REFUSED;
-		o->code = (int)wl_display_get_protocol_error(d, &iface, &id);
+		o->code = (int)code;
 		snprintf(o->interface, sizeof(o->interface), "%s",
 			 iface ? iface->name : "unknown");
 		m = strstr(last_log, ": error ");

@@ -139,6 +139,28 @@ static void view_origin(const struct wlseal_scene_view *v, int32_t *x,
 	}
 }
 
+/*
+ * The scene's damage gathers every view's: each view's is bounded
+ * (wl/region.c collapses a surface's past 32 rectangles), but many views,
+ * or many commits before one repaint, would add up, and every union
+ * costs time in proportion to what the region holds: quadratic in the
+ * count of views damaged between two repaints. Past MAX_DAMAGE_RECTS the
+ * damage collapses to its extents: more pixels repainted, never fewer,
+ * and never more than the output. The same bound keeps the repaint's
+ * opaque cover small (find_visible).
+ */
+#define MAX_DAMAGE_RECTS 64
+
+static void bound(pixman_region32_t *region)
+{
+	pixman_box32_t extents;
+
+	if (pixman_region32_n_rects(region) <= MAX_DAMAGE_RECTS)
+		return;
+	extents = *pixman_region32_extents(region);
+	pixman_region32_reset(region, &extents);
+}
+
 /* @damage (view coordinates, NULL: all of it) of a visible view whose
  * origin is at (@x, @y). */
 static void damage_at(struct wlseal_scene *scene, struct wlseal_scene_view *v,
@@ -160,6 +182,7 @@ static void damage_at(struct wlseal_scene *scene, struct wlseal_scene_view *v,
 	pixman_region32_intersect_rect(&d, &d, 0, 0, scene->width,
 				       scene->height);
 	pixman_region32_union(&scene->damage, &scene->damage, &d);
+	bound(&scene->damage);
 	pixman_region32_fini(&d);
 }
 
@@ -360,7 +383,12 @@ static void find_visible(pixman_region32_t *region, struct draw *d, int n,
 		} else {
 			pixman_region32_init(&d[i].opaque);
 		}
-		pixman_region32_union(covered, covered, &d[i].opaque);
+		/* The cover only saves drawing: past MAX_DAMAGE_RECTS it
+		 * stops growing (it must never grow beyond what is opaque,
+		 * so it is not collapsed), and every subtract above stays
+		 * bounded however many opaque views there are. */
+		if (pixman_region32_n_rects(covered) <= MAX_DAMAGE_RECTS)
+			pixman_region32_union(covered, covered, &d[i].opaque);
 		d[i].shown = true;
 	}
 }

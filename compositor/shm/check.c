@@ -70,6 +70,7 @@
 
 #include <wayland-server-core.h>
 
+#include "account.h"
 #include "log.h"
 #include "shm.h"
 #include "wlseal-shm-policy-v1-server-protocol.h"
@@ -109,28 +110,12 @@
 #define LIGHT_BYTES (16ull << 20)
 #define FD_HARD_RESERVE 32	/* never handed to pools: accept(), DRM */
 
-/* Per-client bookkeeping of everything that client's pools hold. */
-struct wlseal_shm_account {
-	struct wl_listener client_destroy;
-	pid_t pid;
-	bool gone;		/* the client has disconnected */
-	int refs;		/* the client while connected + one per pool */
-	int pools;		/* pool objects: resource or buffers alive */
-	int fds;		/* pools still holding their fd */
-	uint64_t bytes;		/* mapped bytes of those pools */
-	struct log_window {
-		int64_t start_ms;
-		int lines;
-	} log;			/* rate limit of wlseal_shm_log() */
-	int log_dropped;
-};
-
 /* Refusal lines: at most 10 a second per client, 50 for all clients. */
 #define WLSEAL_LOG_BURST 10
 #define WLSEAL_LOG_BURST_ALL 50
 #define WLSEAL_LOG_WINDOW_MS 1000
 
-static void account_unref(struct wlseal_shm_account *a)
+void wlseal_shm_account_unref(struct wlseal_shm_account *a)
 {
 	if (--a->refs > 0)
 		return;
@@ -146,10 +131,12 @@ static void account_client_gone(struct wl_listener *listener, void *data)
 		wlseal_log("client pid=%d: %d more refusal lines were not logged",
 			   (int)a->pid, a->log_dropped);
 	wl_list_remove(&a->client_destroy.link);
+	wl_list_remove(&a->resource_created.link);
+	wl_list_init(&a->resource_created.link);
 	a->gone = true;
 	/* The client's resources (and so its pools) are destroyed after
 	 * this signal; the pools keep the account until then. */
-	account_unref(a);
+	wlseal_shm_account_unref(a);
 }
 
 struct wlseal_shm_account *wlseal_shm_account(struct wl_client *client)
@@ -167,6 +154,7 @@ struct wlseal_shm_account *wlseal_shm_account(struct wl_client *client)
 	a->refs = 1;
 	a->client_destroy.notify = account_client_gone;
 	wl_client_add_destroy_listener(client, &a->client_destroy);
+	wl_list_init(&a->resource_created.link);
 	return a;
 }
 
@@ -360,9 +348,10 @@ static rlim_t fd_reserve(rlim_t limit)
 	return limit / 4 > WLSEAL_FD_RESERVE ? limit / 4 : WLSEAL_FD_RESERVE;
 }
 
-/* Own budget always; the last @reserve of @limit only for light users. */
-static bool fair(uint64_t mine, uint64_t total, uint64_t limit,
-		 uint64_t reserve, uint64_t light)
+/* Own budget always; the last @reserve of @limit only for light users
+ * (objects.c applies the same rule to the object totals). */
+bool wlseal_shm_fair(uint64_t mine, uint64_t total, uint64_t limit,
+		     uint64_t reserve, uint64_t light)
 {
 	if (total <= limit - reserve)
 		return true;
@@ -393,13 +382,14 @@ uint32_t wlseal_shm_budget(struct wlseal_shm *shm,
 			      "too many pool bytes (%llu mapped + %zu, limit %llu per client)",
 			      (unsigned long long)a->bytes, map_len,
 			      (unsigned long long)WLSEAL_CLIENT_MAX_BYTES);
-	if (!fair((uint64_t)a->pools + 1, (uint64_t)t->pools + 1,
-		  (uint64_t)t->max_pools, (uint64_t)t->max_pools / 4, LIGHT_POOLS))
+	if (!wlseal_shm_fair((uint64_t)a->pools + 1, (uint64_t)t->pools + 1,
+			     (uint64_t)t->max_pools, (uint64_t)t->max_pools / 4,
+			     LIGHT_POOLS))
 		return refuse(v, WLSEAL_SHM_POOL_REQUEST_V1_REASON_OUT_OF_RESOURCES,
 			      "compositor near its mapping limit (%d pools of %d, this client %d)",
 			      t->pools, t->max_pools, a->pools);
-	if (!fair(a->bytes + map_len, t->bytes + map_len, t->max_bytes,
-		  t->max_bytes / 4, LIGHT_BYTES))
+	if (!wlseal_shm_fair(a->bytes + map_len, t->bytes + map_len,
+			     t->max_bytes, t->max_bytes / 4, LIGHT_BYTES))
 		return refuse(v, WLSEAL_SHM_POOL_REQUEST_V1_REASON_OUT_OF_RESOURCES,
 			      "compositor near its pool memory limit (%llu of %llu bytes mapped, this client %llu)",
 			      (unsigned long long)t->bytes,
@@ -429,7 +419,7 @@ void wlseal_shm_uncharge(struct wlseal_shm *shm,
 		a->fds--;
 	shm->totals.pools--;
 	shm->totals.bytes -= map_len;
-	account_unref(a);
+	wlseal_shm_account_unref(a);
 }
 
 bool wlseal_shm_account_gone(const struct wlseal_shm_account *a)
@@ -462,8 +452,8 @@ bool wlseal_shm_recharge(struct wlseal_shm *shm,
 		       "too many pool bytes (%llu mapped + %zu, limit %llu per client)",
 		       (unsigned long long)a->bytes, more,
 		       (unsigned long long)WLSEAL_CLIENT_MAX_BYTES);
-	else if (!fair(a->bytes + more, t->bytes + more, t->max_bytes,
-		       t->max_bytes / 4, LIGHT_BYTES))
+	else if (!wlseal_shm_fair(a->bytes + more, t->bytes + more,
+				  t->max_bytes, t->max_bytes / 4, LIGHT_BYTES))
 		refuse(v, WLSEAL_SHM_POOL_REQUEST_V1_REASON_OUT_OF_RESOURCES,
 		       "compositor near its pool memory limit (%llu of %llu bytes mapped)",
 		       (unsigned long long)t->bytes,

@@ -57,12 +57,40 @@ struct wlseal_shm_totals {
 	uint64_t max_bytes;
 };
 
+/*
+ * Protocol objects a client may hold at once, besides pools (objects.c
+ * explains each limit and what it bounds). A request that would pass a
+ * limit ends the client with wl_display.error no_memory, whose message
+ * names the count and the option ("client exceeded 4096 surfaces
+ * (--max-surfaces-per-client)").
+ */
+enum wlseal_budget {
+	WLSEAL_BUDGET_SURFACES,		/* wl_surface */
+	WLSEAL_BUDGET_SUBSURFACES,	/* wl_subsurface */
+	WLSEAL_BUDGET_REGIONS,		/* wl_region */
+	WLSEAL_BUDGET_CALLBACKS,	/* wl_surface.frame callbacks alive */
+	WLSEAL_BUDGET_FEEDBACKS,	/* wp_presentation_feedback alive */
+	WLSEAL_BUDGET_OUTPUTS,		/* wl_output resources (binds) */
+	WLSEAL_BUDGET_OBJECTS,		/* every resource, of any interface */
+	WLSEAL_BUDGET_KINDS,
+};
+
+struct wlseal_budget_info {
+	const char *what;	/* "surfaces": the error's and log's word */
+	const char *option;	/* "max-surfaces-per-client" */
+	int def;		/* the default limit */
+};
+/* objects.c: by enum wlseal_budget. */
+extern const struct wlseal_budget_info wlseal_budget_info[WLSEAL_BUDGET_KINDS];
+
 /* The shared-memory half of the server, embedded in struct wlseal_server. */
 struct wlseal_shm {
 	struct wl_display *display;
 	enum wlseal_shm_mode mode;
 	struct wlseal_shm_policy policy;
 	int max_pools_per_client;	/* pool objects per client */
+	int max_objects[WLSEAL_BUDGET_KINDS];	/* objects.c, per client */
+	int object_totals[WLSEAL_BUDGET_KINDS];	/* of all clients */
 	struct wl_list policy_resources; /* wlseal_shm_policy_v1 resources */
 	struct wlseal_shm_totals totals;
 	/* pool.c: pools of departed clients, released REAP_BATCH a turn */
@@ -216,6 +244,20 @@ bool wlseal_shm_recharge(struct wlseal_shm *shm,
  */
 void wlseal_shm_log(struct wl_client *client, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/*
+ * objects.c: the object budgets. wlseal_budget_watch() starts counting
+ * every resource of a new client (WLSEAL_BUDGET_OBJECTS). Each object of
+ * a budgeted kind is taken before it is created: NULL means refused (the
+ * client got its error, create nothing), else the account to give back
+ * with wlseal_budget_put() when the object goes.
+ */
+bool wlseal_budget_watch(struct wlseal_shm *shm, struct wl_client *client);
+struct wlseal_shm_account *wlseal_budget_take(struct wlseal_shm *shm,
+					      struct wl_client *client,
+					      enum wlseal_budget kind);
+void wlseal_budget_put(struct wlseal_shm_account *account,
+		       enum wlseal_budget kind);
+
 /* check.c: log a refusal (rate-limited) and post it as a protocol error. */
 void wlseal_shm_refuse(struct wl_resource *resource, uint32_t code,
 		       const char *request, const char *why);

@@ -18,6 +18,7 @@
 static void output_resource_destroy(struct wl_resource *r)
 {
 	wl_list_remove(wl_resource_get_link(r));
+	wlseal_budget_put(wl_resource_get_user_data(r), WLSEAL_BUDGET_OUTPUTS);
 }
 
 static void output_release(struct wl_client *c, struct wl_resource *r)
@@ -34,14 +35,23 @@ static void output_bind(struct wl_client *client, void *data,
 {
 	struct wlseal_server *server = data;
 	const struct wlseal_output_info *o = &server->output;
+	struct wlseal_shm_account *account;
 	struct wl_resource *r;
 
+	/* Every presented feedback walks server->output_resources
+	 * (presentation.c): their number is budgeted (shm/objects.c). */
+	account = wlseal_budget_take(&server->shm, client, WLSEAL_BUDGET_OUTPUTS);
+	if (!account)
+		return;
 	r = wl_resource_create(client, &wl_output_interface, version, id);
 	if (!r) {
+		wlseal_budget_put(account, WLSEAL_BUDGET_OUTPUTS);
 		wl_client_post_no_memory(client);
 		return;
 	}
-	wl_resource_set_implementation(r, &output_impl, server,
+	/* The resource's data is its account: nothing reads the server
+	 * from it. */
+	wl_resource_set_implementation(r, &output_impl, account,
 				       output_resource_destroy);
 	wl_list_insert(&server->output_resources, wl_resource_get_link(r));
 

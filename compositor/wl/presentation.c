@@ -19,6 +19,7 @@ struct presentation_feedback {
 	struct wlseal_feedback base;
 	struct wl_resource *resource;
 	struct wlseal_server *server;
+	struct wlseal_shm_account *account;	/* shm/objects.c */
 };
 
 static void feedback_resource_destroy(struct wl_resource *r)
@@ -26,6 +27,7 @@ static void feedback_resource_destroy(struct wl_resource *r)
 	struct presentation_feedback *fb = wl_resource_get_user_data(r);
 
 	wl_list_remove(&fb->base.link);
+	wlseal_budget_put(fb->account, WLSEAL_BUDGET_FEEDBACKS);
 	free(fb);
 }
 
@@ -46,7 +48,10 @@ static void feedback_presented(struct wlseal_feedback *base,
 	struct wl_resource *out;
 	uint64_t sec = (uint64_t)frame->when.tv_sec;
 
-	/* sync_output for the client's own wl_output objects. */
+	/* sync_output for the client's own wl_output objects. The walk
+	 * covers every client's: each client may hold at most
+	 * --max-outputs-per-client of them (shm/objects.c), and feedbacks
+	 * are budgeted too, so a frame's walks stay bounded per client. */
 	wl_resource_for_each(out, &server->output_resources)
 		if (wl_resource_get_client(out) == client)
 			wp_presentation_feedback_send_sync_output(fb->resource,
@@ -74,23 +79,29 @@ static void presentation_feedback(struct wl_client *client,
 				  uint32_t id)
 {
 	struct wlseal_surface *s = wlseal_surface_from_resource(surface_resource);
+	struct wlseal_server *server = wl_resource_get_user_data(r);
+	struct wlseal_shm_account *account;
 	struct presentation_feedback *fb;
 
-	fb = calloc(1, sizeof(*fb));
-	if (!fb) {
-		wl_client_post_no_memory(client);
+	/* Alive until presented or discarded, however many a surface
+	 * asks for before it commits: budgeted (shm/objects.c). */
+	account = wlseal_budget_take(&server->shm, client, WLSEAL_BUDGET_FEEDBACKS);
+	if (!account)
 		return;
-	}
-	fb->resource = wl_resource_create(client,
-					  &wp_presentation_feedback_interface,
-					  wl_resource_get_version(r), id);
-	if (!fb->resource) {
+	fb = calloc(1, sizeof(*fb));
+	if (fb)
+		fb->resource = wl_resource_create(client,
+						  &wp_presentation_feedback_interface,
+						  wl_resource_get_version(r), id);
+	if (!fb || !fb->resource) {
 		free(fb);
+		wlseal_budget_put(account, WLSEAL_BUDGET_FEEDBACKS);
 		wl_client_post_no_memory(client);
 		return;
 	}
 	fb->base.impl = &feedback_impl;
-	fb->server = wl_resource_get_user_data(r);
+	fb->server = server;
+	fb->account = account;
 	/* Belongs to the next commit of the surface. */
 	wlseal_surface_add_feedback(s, &fb->base);
 	wl_resource_set_implementation(fb->resource, NULL, fb,

@@ -18,23 +18,53 @@
  * dearer than the last (quadratic in total), and the repaint after them
  * as slow, stalling every other client (issue 11: 20,000 rectangles cost
  * 300-500 ms a commit). Past WLSEAL_MAX_RECTS a region collapses to its
- * extents: for damage that repaints more pixels than asked, never fewer,
- * and the repaint stays bounded by the surface's area, so its cost follows
- * the pixels that change, not the client's count of rectangles. wl_region
- * is only ever a hint wlseal ignores (opaque and input regions), so
- * collapsing it changes nothing; should an opaque region ever be used, it
- * must collapse the other way (to nothing), never grow.
+ * extents, so no add, subtract or damage request ever works on more than
+ * WLSEAL_MAX_RECTS + 1 rectangles: O(1) each, whatever the client sends.
+ * For damage that repaints more pixels than asked, never fewer, and the
+ * repaint stays bounded by the surface's area, so its cost follows the
+ * pixels that change, not the client's count of rectangles. The input
+ * region is ignored (wlseal has no input). The opaque region must never
+ * grow (the scene would then ignore alpha the client did not declare
+ * opaque): a wl_region that collapsed is remembered as grown, and as an
+ * opaque region it counts as empty (wlseal_region_opaque), which only
+ * costs a blend where a copy would have done.
  */
 #define WLSEAL_MAX_RECTS 32
 
-void wlseal_region_bound(pixman_region32_t *region)
+/* Returns true when @region was collapsed (and so grew). */
+static bool region_bound(pixman_region32_t *region)
 {
 	pixman_box32_t extents;
 
 	if (pixman_region32_n_rects(region) <= WLSEAL_MAX_RECTS)
-		return;
+		return false;
 	extents = *pixman_region32_extents(region);
 	pixman_region32_reset(region, &extents);
+	return true;
+}
+
+void wlseal_region_bound(pixman_region32_t *region)
+{
+	region_bound(region);
+}
+
+/* A wl_region: its rectangles, whether collapsing made it grow, and the
+ * budget it is counted in (regions per client, shm/objects.c; with at
+ * most WLSEAL_MAX_RECTS + 1 boxes each, their memory is bounded too). */
+struct region {
+	pixman_region32_t region;
+	bool grown;
+	struct wlseal_shm_account *account;
+};
+
+void wlseal_region_opaque(struct wl_resource *r, pixman_region32_t *out)
+{
+	struct region *region = wl_resource_get_user_data(r);
+
+	if (region->grown)
+		pixman_region32_clear(out);
+	else
+		pixman_region32_copy(out, &region->region);
 }
 
 static void region_destroy(struct wl_client *client, struct wl_resource *r)
@@ -45,26 +75,29 @@ static void region_destroy(struct wl_client *client, struct wl_resource *r)
 static void region_add(struct wl_client *client, struct wl_resource *r,
 		       int32_t x, int32_t y, int32_t w, int32_t h)
 {
-	pixman_region32_t *region = wl_resource_get_user_data(r);
+	struct region *region = wl_resource_get_user_data(r);
 
 	if (w > 0 && h > 0) {
-		pixman_region32_union_rect(region, region, x, y, w, h);
-		wlseal_region_bound(region);
+		pixman_region32_union_rect(&region->region, &region->region,
+					   x, y, w, h);
+		if (region_bound(&region->region))
+			region->grown = true;
 	}
 }
 
 static void region_subtract(struct wl_client *client, struct wl_resource *r,
 			    int32_t x, int32_t y, int32_t w, int32_t h)
 {
-	pixman_region32_t *region = wl_resource_get_user_data(r);
+	struct region *region = wl_resource_get_user_data(r);
 	pixman_region32_t rect;
 
 	if (w <= 0 || h <= 0)
 		return;
 	pixman_region32_init_rect(&rect, x, y, w, h);
-	pixman_region32_subtract(region, region, &rect);
+	pixman_region32_subtract(&region->region, &region->region, &rect);
 	pixman_region32_fini(&rect);
-	wlseal_region_bound(region);
+	if (region_bound(&region->region))
+		region->grown = true;
 }
 
 static const struct wl_region_interface region_impl = {
@@ -75,29 +108,35 @@ static const struct wl_region_interface region_impl = {
 
 static void region_resource_destroy(struct wl_resource *r)
 {
-	pixman_region32_t *region = wl_resource_get_user_data(r);
+	struct region *region = wl_resource_get_user_data(r);
 
-	pixman_region32_fini(region);
+	pixman_region32_fini(&region->region);
+	wlseal_budget_put(region->account, WLSEAL_BUDGET_REGIONS);
 	free(region);
 }
 
-void wlseal_region_create(struct wl_client *client, uint32_t id)
+void wlseal_region_create(struct wlseal_server *server,
+			  struct wl_client *client, uint32_t id)
 {
-	pixman_region32_t *region;
-	struct wl_resource *res;
+	struct wlseal_shm_account *account;
+	struct region *region;
+	struct wl_resource *res = NULL;
 
-	region = malloc(sizeof(*region));
-	if (!region) {
-		wl_client_post_no_memory(client);
+	account = wlseal_budget_take(&server->shm, client,
+				     WLSEAL_BUDGET_REGIONS);
+	if (!account)
 		return;
-	}
-	res = wl_resource_create(client, &wl_region_interface, 1, id);
+	region = calloc(1, sizeof(*region));
+	if (region)
+		res = wl_resource_create(client, &wl_region_interface, 1, id);
 	if (!res) {
 		free(region);
+		wlseal_budget_put(account, WLSEAL_BUDGET_REGIONS);
 		wl_client_post_no_memory(client);
 		return;
 	}
-	pixman_region32_init(region);
+	pixman_region32_init(&region->region);
+	region->account = account;
 	wl_resource_set_implementation(res, &region_impl, region,
 				       region_resource_destroy);
 }

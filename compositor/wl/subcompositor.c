@@ -63,6 +63,7 @@ struct subsurface {
 	int32_t x, y;			/* pending position */
 	bool in_scene;			/* a child view of the parent's */
 	bool sync;
+	struct wlseal_shm_account *account;	/* shm/objects.c */
 };
 
 static void subsurface_role_commit(struct wlseal_surface *s);
@@ -120,7 +121,8 @@ static struct parent *parent_get(struct wlseal_surface *s)
 
 /* The parent's stack, as it stands, becomes the scene's. Each child
  * is placed against its neighbour towards the parent, so an unchanged
- * order moves nothing (the scene damages only what moves). */
+ * order moves nothing (the scene damages only what moves). O(children),
+ * bounded by the client's subsurface budget (shm/objects.c). */
 static void apply_stack(struct parent *p)
 {
 	struct wlseal_scene *scene = &p->surface->server->scene;
@@ -150,7 +152,11 @@ static void apply_stack(struct parent *p)
 	p->stack_changed = false;
 }
 
-/* The parent's state was applied: now what waited for it. */
+/* The parent's state was applied: now what waited for it. The walk
+ * visits every child, and in a synchronized tree every descendant (at
+ * most MAX_DEPTH levels of recursion): O(the client's subsurfaces),
+ * which the subsurface budget bounds (shm/objects.c: at the default
+ * 1024, about 8 us a commit; 160 us at 10,000 without it). */
 static void parent_applied(struct wl_listener *listener, void *data)
 {
 	struct parent *p = wl_container_of(listener, p, apply);
@@ -264,6 +270,7 @@ static void subsurface_resource_destroy(struct wl_resource *r)
 	struct subsurface *sub = wl_resource_get_user_data(r);
 
 	subsurface_detach(sub);
+	wlseal_budget_put(sub->account, WLSEAL_BUDGET_SUBSURFACES);
 	free(sub);
 }
 
@@ -287,6 +294,8 @@ static void subsurface_place(struct wl_resource *r,
 
 	if (!sub->parent)
 		return;		/* inert */
+	/* O(1): the sibling is found through its role, not searched for;
+	 * the new order reaches the scene with the parent's next apply. */
 	if (ref == sub->parent->surface) {
 		ref_link = &sub->parent->self;
 	} else if (ref_sub && ref_sub != sub &&
@@ -344,7 +353,8 @@ static const struct wl_subsurface_interface subsurface_impl = {
 };
 
 /* How many levels of subsurfaces hang below @s (0: none). Recursion is
- * bounded: every tree was built under MAX_DEPTH. */
+ * bounded: every tree was built under MAX_DEPTH; the walk visits @s's
+ * tree once, at most the client's subsurface budget (shm/objects.c). */
 static int tree_height(struct wlseal_surface *s)
 {
 	struct parent *p = parent_get(s);
@@ -419,27 +429,34 @@ static void subcompositor_get_subsurface(struct wl_client *client,
 {
 	struct wlseal_surface *s = wlseal_surface_from_resource(surface_resource);
 	struct wlseal_surface *ps = wlseal_surface_from_resource(parent_resource);
+	struct wlseal_shm_account *account;
 	struct parent *p;
 	struct subsurface *sub;
 
 	if (!subsurface_allowed(r, s, ps))
 		return;
+	/* Every commit of a parent walks its children, and of a
+	 * synchronized tree all of it: the count is budgeted
+	 * (shm/objects.c), which bounds the work of one commit. */
+	account = wlseal_budget_take(&s->server->shm, client,
+				     WLSEAL_BUDGET_SUBSURFACES);
+	if (!account)
+		return;
 	p = parent_get(ps);
 	if (!p)
 		p = parent_create(ps);
 	sub = calloc(1, sizeof(*sub));
-	if (!p || !sub) {
+	if (p && sub)
+		sub->resource = wl_resource_create(client,
+						   &wl_subsurface_interface,
+						   wl_resource_get_version(r), id);
+	if (!p || !sub || !sub->resource) {
 		free(sub);
+		wlseal_budget_put(account, WLSEAL_BUDGET_SUBSURFACES);
 		wl_client_post_no_memory(client);
 		return;
 	}
-	sub->resource = wl_resource_create(client, &wl_subsurface_interface,
-					   wl_resource_get_version(r), id);
-	if (!sub->resource) {
-		free(sub);
-		wl_client_post_no_memory(client);
-		return;
-	}
+	sub->account = account;
 	sub->surface = s;
 	sub->parent = p;
 	sub->sync = true;	/* the initial mode */

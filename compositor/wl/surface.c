@@ -79,6 +79,7 @@ static void state_merge(struct wlseal_surface_state *into,
 		state_set_buffer(from, NULL);
 		from->attached = false;
 	}
+	/* Both sides hold at most 33 rectangles (region.c): O(1). */
 	pixman_region32_union(&into->damage, &into->damage, &from->damage);
 	wlseal_region_bound(&into->damage);
 	pixman_region32_clear(&from->damage);
@@ -140,20 +141,31 @@ static void surface_damage(struct wl_client *client, struct wl_resource *r,
 static void callback_resource_destroy(struct wl_resource *r)
 {
 	wl_list_remove(wl_resource_get_link(r));
+	wlseal_budget_put(wl_resource_get_user_data(r), WLSEAL_BUDGET_CALLBACKS);
 }
 
 static void surface_frame(struct wl_client *client, struct wl_resource *r,
 			  uint32_t id)
 {
 	struct wlseal_surface *s = wlseal_surface_from_resource(r);
+	struct wlseal_shm_account *account;
 	struct wl_resource *cb;
 
+	/* A callback lives until its frame is done, and a client may ask
+	 * for any number before it commits: budgeted (shm/objects.c),
+	 * which also bounds frame_done's walk. */
+	account = wlseal_budget_take(&s->server->shm, client,
+				     WLSEAL_BUDGET_CALLBACKS);
+	if (!account)
+		return;
 	cb = wl_resource_create(client, &wl_callback_interface, 1, id);
 	if (!cb) {
+		wlseal_budget_put(account, WLSEAL_BUDGET_CALLBACKS);
 		wl_client_post_no_memory(client);
 		return;
 	}
-	wl_resource_set_implementation(cb, NULL, NULL,
+	/* The data is the account; callbacks have no requests. */
+	wl_resource_set_implementation(cb, NULL, account,
 				       callback_resource_destroy);
 	wl_list_insert(s->pending.frame_callbacks.prev,
 		       wl_resource_get_link(cb));
@@ -175,8 +187,7 @@ static void surface_set_opaque_region(struct wl_client *client,
 	struct wlseal_surface *s = wlseal_surface_from_resource(r);
 
 	if (region)
-		pixman_region32_copy(&s->pending.opaque,
-				     wl_resource_get_user_data(region));
+		wlseal_region_opaque(region, &s->pending.opaque);
 	else
 		pixman_region32_clear(&s->pending.opaque);
 	s->pending.opaque_set = true;
@@ -361,6 +372,7 @@ static void surface_resource_destroy(struct wl_resource *r)
 	destroy_feedbacks(&s->feedbacks);
 	pixman_region32_fini(&s->opaque);
 	wl_list_remove(&s->link);
+	wlseal_budget_put(s->account, WLSEAL_BUDGET_SURFACES);
 	free(s);
 }
 
@@ -400,21 +412,27 @@ static void compositor_create_surface(struct wl_client *client,
 				      struct wl_resource *r, uint32_t id)
 {
 	struct wlseal_server *server = wl_resource_get_user_data(r);
+	struct wlseal_shm_account *account;
 	struct wlseal_surface *s;
 
-	s = calloc(1, sizeof(*s));
-	if (!s) {
-		wl_client_post_no_memory(client);
+	/* Every frame walks all surfaces (frame_start): their number per
+	 * client is budgeted (shm/objects.c). */
+	account = wlseal_budget_take(&server->shm, client,
+				     WLSEAL_BUDGET_SURFACES);
+	if (!account)
 		return;
-	}
-	s->resource = wl_resource_create(client, &wl_surface_interface,
-					 wl_resource_get_version(r), id);
-	if (!s->resource) {
+	s = calloc(1, sizeof(*s));
+	if (s)
+		s->resource = wl_resource_create(client, &wl_surface_interface,
+						 wl_resource_get_version(r), id);
+	if (!s || !s->resource) {
 		free(s);
+		wlseal_budget_put(account, WLSEAL_BUDGET_SURFACES);
 		wl_client_post_no_memory(client);
 		return;
 	}
 	s->server = server;
+	s->account = account;
 	state_init(&s->pending);
 	state_init(&s->cached);
 	pixman_region32_init(&s->opaque);
@@ -434,7 +452,7 @@ static void compositor_create_surface(struct wl_client *client,
 static void compositor_create_region(struct wl_client *client,
 				     struct wl_resource *r, uint32_t id)
 {
-	wlseal_region_create(client, id);
+	wlseal_region_create(wl_resource_get_user_data(r), client, id);
 }
 
 static const struct wl_compositor_interface compositor_impl = {
@@ -472,6 +490,8 @@ static void frame_start(struct wl_listener *listener, void *data)
 	struct wlseal_surface *s;
 	struct wlseal_feedback *fb, *tmp;
 
+	/* Every surface of every client, once a frame: bounded by the
+	 * surface budget per client (shm/objects.c). */
 	wl_list_for_each(s, &server->surfaces, link) {
 		wl_list_insert_list(server->frame_callbacks.prev,
 				    &s->frame_callbacks);
@@ -504,6 +524,8 @@ static void frame_done(struct wl_listener *listener, void *data)
 	uint32_t msec = (uint32_t)(frame->when.tv_sec * 1000 +
 				   frame->when.tv_nsec / 1000000);
 
+	/* Every callback in flight: at most --max-callbacks-per-client
+	 * per client (shm/objects.c). */
 	wl_resource_for_each_safe(cb, cbtmp, &server->frame_callbacks) {
 		wl_callback_send_done(cb, msec);
 		wl_resource_destroy(cb);

@@ -56,6 +56,7 @@ struct wlseal_surface_state {
 struct wlseal_surface {
 	struct wl_resource *resource;
 	struct wlseal_server *server;
+	struct wlseal_shm_account *account;	/* its client's budget */
 	struct wl_list link;			/* server.surfaces */
 
 	struct wlseal_surface_state pending;
@@ -96,7 +97,11 @@ void wlseal_surface_add_feedback(struct wlseal_surface *s,
 				 struct wlseal_feedback *fb);
 
 /* region.c */
-void wlseal_region_create(struct wl_client *client, uint32_t id);
+void wlseal_region_create(struct wlseal_server *server,
+			  struct wl_client *client, uint32_t id);
+/* Where a wl_region says the surface is opaque: the region itself, or
+ * nothing when collapsing it made it grow (region.c says why). */
+void wlseal_region_opaque(struct wl_resource *region, pixman_region32_t *out);
 /* Collapse @region to its extents past a few rectangles (region.c says
  * why): every region a client builds goes through it. */
 void wlseal_region_bound(pixman_region32_t *region);

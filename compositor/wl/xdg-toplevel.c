@@ -197,6 +197,8 @@ static void toplevel_set_title(struct wl_client *c, struct wl_resource *r,
 {
 	struct wlseal_xdg_toplevel *tl = wl_resource_get_user_data(r);
 
+	/* One string per toplevel, replaced, at most a message long
+	 * (libwayland's 4 KiB): bounded memory. */
 	free(tl->title);
 	tl->title = strdup(title);
 }

@@ -63,8 +63,19 @@ static void t_connect(struct t *t)
 
 void t_start(struct t *t)
 {
-	static const char *const args[] = { "--size=320x240", "--verbose", NULL };
+	static const char *const none[] = { NULL };
 
+	t_start_args(t, none);
+}
+
+void t_start_args(struct t *t, const char *const extra[])
+{
+	const char *args[16] = { "--size=320x240", "--verbose" };
+	int n = 2;
+
+	while (*extra && n < 15)
+		args[n++] = *extra++;
+	args[n] = NULL;
 	memset(t, 0, sizeof(*t));
 	comp_start(&t->c, args);
 	t_connect(t);
@@ -88,6 +99,7 @@ void expect_error(struct t *t, const char *what, const char *iface,
 	if (wl_display_roundtrip(t->display) >= 0)
 		fail("%s: accepted, expected %s error %u", what, iface, code);
 	got_code = wl_display_get_protocol_error(t->display, &got, &id);
+	snprintf(t->error, sizeof(t->error), "%s", last_client_log);
 	check(got && !strcmp(got->name, iface) && got_code == code,
 	      "%s: %s error %u (%s)", what, got ? got->name : "?", got_code,
 	      strtok(last_client_log, "\n"));

@@ -43,6 +43,7 @@ struct t {
 	struct wl_surface *probe;	/* no role: only frame callbacks */
 	size_t log_from;		/* compositor output read so far */
 	int ox, oy;			/* expect_rect's 0,0 in the output */
+	char error[1024];		/* expect_error's protocol error text */
 	uint8_t *rgb;			/* the last screenshot */
 	unsigned int shot_w, shot_h;
 };
@@ -62,10 +63,12 @@ struct win {
 /* Starts the compositor and connects; wl_compositor, wl_shm and
  * xdg_wm_base must be there. */
 void t_start(struct t *t);
+/* The same with more compositor options (NULL-terminated). */
+void t_start_args(struct t *t, const char *const extra[]);
 /* Checks that the compositor refused nothing, disconnects, stops it. */
 void t_stop(struct t *t);
 /* The last request must end the connection with this protocol error;
- * connects again afterwards. */
+ * connects again afterwards (t->error keeps the error's text). */
 void expect_error(struct t *t, const char *what, const char *iface,
 		  uint32_t code);
 

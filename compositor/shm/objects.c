@@ -1,0 +1,228 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * objects.c - the object budgets: how many protocol objects of each kind
+ * one client may hold at once, kept in the same per-client account as
+ * the pool budget (account.h, check.c).
+ *
+ * Every object a client creates costs the compositor memory, and some
+ * cost it work on every commit or every frame. Pools have their own
+ * budget (check.c). For everything else, this is what a client can make
+ * the compositor hold or do, and what bounds it (the audit of wl/,
+ * shm/ and scene/; each bound is repeated in a comment at its check):
+ *
+ * - wl_surface (surfaces, default 4096): a few hundred bytes and three
+ *   pixman regions each, and every frame walks all surfaces of all
+ *   clients (surface.c, frame_start). xdg_surface, xdg_toplevel and
+ *   xdg_popup are one per surface at most (a surface has one role).
+ * - wl_subsurface (subsurfaces, default 1024): every commit of a parent
+ *   walks its children (subcompositor.c, parent_applied), a synchronized
+ *   tree all the way down, and get_subsurface measures the height of the
+ *   new child's tree; so one commit costs time in proportion to the
+ *   client's subsurfaces (measured: 0.35 ms a parent commit at 10,000).
+ *   Nesting is capped at 32 levels (subcompositor.c's MAX_DEPTH).
+ * - wl_region (regions, default 1024): at most 32 rectangles each
+ *   (region.c), so a region is small and every add/subtract is O(1).
+ * - frame callbacks (callbacks, default 4096): alive from wl_surface.frame
+ *   until done; a client asking for frames without committing would
+ *   otherwise grow a surface's pending list without end, and frame_done
+ *   walks every callback in flight.
+ * - wp_presentation_feedback (feedbacks, default 4096): alive until
+ *   presented or discarded; each presented one walks the wl_output
+ *   resources (presentation.c, sync_output).
+ * - wl_output (outputs, default 64): each bind is a resource in the
+ *   list that every presented feedback of every client walks.
+ * - everything else (objects, default 65536, counted over all
+ *   interfaces): wl_buffer, xdg_positioner, data sources and devices,
+ *   seat devices, decorations, registries and every bind of a global.
+ *   None of them costs work after its request (data sources keep no
+ *   mime types, seat devices send nothing, a toplevel keeps one title
+ *   of at most a 4 KiB message), so their count bounds their memory:
+ *   a resource and its struct, about 200 bytes, 13 MiB at the limit.
+ *
+ * Per request, damage and regions are collapsed to their extents past 32
+ * rectangles (region.c) and the scene's accumulated damage past 64
+ * (scene.c), so no request and no repaint grows with a count the client
+ * chooses beyond the limits above.
+ *
+ * Real applications stay far below every default: foot, GTK and mpv use
+ * fewer than 100 surfaces and a few hundred objects. Each limit has its
+ * --max-*-per-client option (main.c).
+ *
+ * Totals. A limit per client alone is multiplied by every connection an
+ * attacker opens, and the per-frame walks cover all clients. So each
+ * kind also has a total for all clients, TOTAL_FACTOR times the
+ * per-client limit (65536 surfaces by default), of which the last
+ * quarter is kept for light clients, those holding at most 1/64 of the
+ * per-client limit (at least LIGHT_MIN): the rule of the pool totals
+ * (check.c, wlseal_shm_fair). However many connections misbehave within
+ * their own budgets, they cannot push a total past its reserve, so an
+ * honest client (a few surfaces, callbacks, a few hundred objects) still
+ * gets its objects. A flood of light connections can fill the reserve
+ * too, but that takes hundreds of them (16384 surfaces at 64 each: 256
+ * connections, each an fd of the same table the pool reserve guards).
+ */
+#define TOTAL_FACTOR 16
+#define LIGHT_MIN 8
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <wayland-server-core.h>
+#include <wayland-server-protocol.h>
+
+#include "account.h"
+#include "log.h"
+#include "shm.h"
+
+const struct wlseal_budget_info wlseal_budget_info[WLSEAL_BUDGET_KINDS] = {
+	[WLSEAL_BUDGET_SURFACES] = { "surfaces", "max-surfaces-per-client", 4096 },
+	[WLSEAL_BUDGET_SUBSURFACES] = { "subsurfaces", "max-subsurfaces-per-client", 1024 },
+	[WLSEAL_BUDGET_REGIONS] = { "regions", "max-regions-per-client", 1024 },
+	[WLSEAL_BUDGET_CALLBACKS] = { "frame callbacks", "max-callbacks-per-client", 4096 },
+	[WLSEAL_BUDGET_FEEDBACKS] = { "presentation feedbacks", "max-feedbacks-per-client", 4096 },
+	[WLSEAL_BUDGET_OUTPUTS] = { "wl_output objects", "max-outputs-per-client", 64 },
+	[WLSEAL_BUDGET_OBJECTS] = { "protocol objects", "max-objects-per-client", 65536 },
+};
+
+/* The client is refused: log it (rate-limited) and end it with an
+ * error that says which limit and how many. */
+static void budget_refuse(struct wlseal_shm_account *a,
+			  struct wl_client *client, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void budget_refuse(struct wlseal_shm_account *a,
+			  struct wl_client *client, const char *fmt, ...)
+{
+	struct wl_resource *display = wl_client_get_object(client, 1);
+	char why[200];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	wlseal_shm_log(client, "refused client pid=%d: %s", (int)a->pid, why);
+	/* wl_client_post_no_memory() with our own message: the error is
+	 * no_memory (the compositor will not spend more on this client),
+	 * the text names the limit. Object 1 is always the wl_display. */
+	if (display)
+		wl_resource_post_error(display, WL_DISPLAY_ERROR_NO_MEMORY,
+				       "%s", why);
+	else
+		wl_client_post_no_memory(client);
+}
+
+/* May @a hold one more of @kind? If not, the client is refused. */
+static bool budget_allows(struct wlseal_shm_account *a,
+			  struct wl_client *client, enum wlseal_budget kind)
+{
+	const struct wlseal_budget_info *info = &wlseal_budget_info[kind];
+	const struct wlseal_shm *shm = a->shm;
+	uint64_t limit = (uint64_t)shm->max_objects[kind];
+	uint64_t total = limit * TOTAL_FACTOR;
+	uint64_t light = limit / 64 > LIGHT_MIN ? limit / 64 : LIGHT_MIN;
+
+	if (a->objects[kind] + 1 > shm->max_objects[kind]) {
+		budget_refuse(a, client, "client exceeded %d %s (--%s)",
+			      shm->max_objects[kind], info->what, info->option);
+		return false;
+	}
+	if (!wlseal_shm_fair((uint64_t)a->objects[kind] + 1,
+			     (uint64_t)shm->object_totals[kind] + 1, total,
+			     total / 4, light)) {
+		budget_refuse(a, client,
+			      "compositor near its limit of %llu %s for all clients "
+			      "(%d held, this client %d)", (unsigned long long)total,
+			      info->what, shm->object_totals[kind],
+			      a->objects[kind]);
+		return false;
+	}
+	return true;
+}
+
+static void budget_charge(struct wlseal_shm_account *a,
+			  enum wlseal_budget kind)
+{
+	a->objects[kind]++;
+	a->shm->object_totals[kind]++;
+	a->refs++;	/* the object may outlive the client's destroy signal */
+}
+
+struct wlseal_shm_account *wlseal_budget_take(struct wlseal_shm *shm,
+					      struct wl_client *client,
+					      enum wlseal_budget kind)
+{
+	struct wlseal_shm_account *a = wlseal_shm_account(client);
+
+	if (!a) {
+		wl_client_post_no_memory(client);
+		return NULL;
+	}
+	a->shm = shm;	/* set by the watch already, unless it failed */
+	if (!budget_allows(a, client, kind))
+		return NULL;
+	budget_charge(a, kind);
+	return a;
+}
+
+void wlseal_budget_put(struct wlseal_shm_account *a, enum wlseal_budget kind)
+{
+	a->objects[kind]--;
+	a->shm->object_totals[kind]--;
+	wlseal_shm_account_unref(a);
+}
+
+/* One counted resource of WLSEAL_BUDGET_OBJECTS, until it is destroyed. */
+struct counted {
+	struct wl_listener destroy;
+	struct wlseal_shm_account *account;
+};
+
+static void counted_destroyed(struct wl_listener *listener, void *data)
+{
+	struct counted *c = wl_container_of(listener, c, destroy);
+
+	wl_list_remove(&c->destroy.link);
+	wlseal_budget_put(c->account, WLSEAL_BUDGET_OBJECTS);
+	free(c);
+}
+
+/*
+ * Every resource the client creates, whatever its interface: libwayland
+ * tells us from inside wl_resource_create(). The resource is made either
+ * way; past the limit the error ends the client before its next request
+ * is dispatched, and the resource goes with it.
+ */
+static void resource_created(struct wl_listener *listener, void *data)
+{
+	struct wlseal_shm_account *a =
+		wl_container_of(listener, a, resource_created);
+	struct wl_resource *resource = data;
+	struct wl_client *client = wl_resource_get_client(resource);
+	struct counted *c;
+
+	/* The rule of the other kinds, asked before counting; past a
+	 * limit the client gets its error, and the resource, made either
+	 * way, is counted all the same and goes with the client. */
+	budget_allows(a, client, WLSEAL_BUDGET_OBJECTS);
+	c = calloc(1, sizeof(*c));
+	if (!c) {
+		wl_client_post_no_memory(client);
+		return;
+	}
+	c->account = a;
+	budget_charge(a, WLSEAL_BUDGET_OBJECTS);
+	c->destroy.notify = counted_destroyed;
+	wl_resource_add_destroy_listener(resource, &c->destroy);
+}
+
+bool wlseal_budget_watch(struct wlseal_shm *shm, struct wl_client *client)
+{
+	struct wlseal_shm_account *a = wlseal_shm_account(client);
+
+	if (!a)
+		return false;
+	a->shm = shm;
+	a->resource_created.notify = resource_created;
+	wl_client_add_resource_created_listener(client, &a->resource_created);
+	return true;
+}
