@@ -134,6 +134,7 @@ scene_run() {
 		} ;;
 	esac
 	[ -n "$SCENE_SEQ" ] || { echo "# $SCENE_FILE: no frame to capture"; return 1; }
+	# shellcheck disable=SC2034 # for the caller
 	SCENE_CRC=$(frame_crc "$COMP_OUT" "$SCENE_SEQ") || {
 		echo "# $SCENE_FILE: no WLSEAL-FRAME $SCENE_SEQ line"
 		return 1
