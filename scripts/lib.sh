@@ -34,3 +34,12 @@ filtered_progress() {
 		/error:|Error [0-9]/ { print "[" tag "] " $0 > "/dev/stderr" }
 		END { printf "[%s] %d objects built\n", tag, n > "/dev/stderr" }'
 }
+
+# scene_info FILE: the fields of a screenshot scene file (tests/scenes/
+# NAME.scene) as image/lib/scene-parse.sh reads them, tab-separated: NAME,
+# SIZES, per-channel tolerance, differing pixels allowed, description.
+# Fails with "FILE:LINE: reason" lines on stderr.
+scene_info() {
+	# shellcheck disable=SC2016
+	sh -c '. "$1/image/lib/scene-parse.sh" && scene_fields "$2"' sh "$WLSEAL_TOP" "$1"
+}
