@@ -53,12 +53,12 @@ app() {
 	fi
 	if [ "$_got" = runs ]; then
 		# The new window is on top: its rectangle is visible in a frame
-		# composed after it was mapped. Two more frames (bounded wait),
+		# composed after it was mapped: the next frame (bounded wait),
 		# then a shot without the checksum comparison, since animating
 		# clients (mpv, simple-shm) never let the display settle.
 		_n=$(grep -c '^WLSEAL-FRAME ' "$WLSEAL_FRAMES")
 		_i=0
-		while [ "$(grep -c '^WLSEAL-FRAME ' "$WLSEAL_FRAMES")" -lt $((_n + 2)) ] && [ "$_i" -lt 300 ]; do
+		while [ "$(grep -c '^WLSEAL-FRAME ' "$WLSEAL_FRAMES")" -lt $((_n + 1)) ] && [ "$_i" -lt 300 ]; do
 			_i=$((_i + 1))
 			sleep 0.1
 		done
