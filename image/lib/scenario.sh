@@ -130,6 +130,18 @@ frame_crc() {
 	echo "${_f##* }"
 }
 
+# next_frame COMP_OUT: wait (bounded, 30 s) until the compositor has
+# composed one more frame than it had when called.
+next_frame() {
+	_nf=$(grep -c '^WLSEAL-FRAME ' "$1")
+	_i=0
+	while [ "$(grep -c '^WLSEAL-FRAME ' "$1")" -le "$_nf" ]; do
+		_i=$((_i + 1))
+		[ "$_i" -le 300 ] || return 1
+		sleep 0.1
+	done
+}
+
 # frame_shot TAG COMP_OUT SEQ: a host screenshot of compositor frame SEQ,
 # checked by the host against the frame's checksum.
 frame_shot() {

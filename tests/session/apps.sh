@@ -56,12 +56,7 @@ app() {
 		# composed after it was mapped: the next frame (bounded wait),
 		# then a shot without the checksum comparison, since animating
 		# clients (mpv, simple-shm) never let the display settle.
-		_n=$(grep -c '^WLSEAL-FRAME ' "$WLSEAL_FRAMES")
-		_i=0
-		while [ "$(grep -c '^WLSEAL-FRAME ' "$WLSEAL_FRAMES")" -lt $((_n + 1)) ] && [ "$_i" -lt 300 ]; do
-			_i=$((_i + 1))
-			sleep 0.1
-		done
+		next_frame "$WLSEAL_FRAMES"
 		wlseal-shot --no-check "app-$_name" >/dev/null || { echo "# $_name: no screenshot"; failed=1; }
 	fi
 }
