@@ -194,12 +194,15 @@ static void test_keys(void)
 
 /*
  * Surface-local positions, enter and leave between two windows, an
- * input region, buttons, click-to-focus, the wheel, frames.
+ * input region, buttons, click-to-focus, the wheel, frames, a
+ * subsurface.
  */
 static void test_pointer(void)
 {
 	static struct sc sc;
 	struct win a, b;
+	struct wl_subsurface *ss;
+	struct wl_surface *sub;
 	struct wl_region *r;
 	int ax, ay, bx, by;
 
@@ -268,6 +271,37 @@ static void test_pointer(void)
 	expect(&sc, "ptr-", "ptr-axis-value120 0 -120");
 	expect(&sc, "ptr-", "ptr-axis 0 -10.00");
 	expect(&sc, "ptr-", "ptr-frame");
+
+	/* A subsurface C of A, reaching out of A: the pointer finds it
+	 * over A and outside A; a click on it focuses A, its root. */
+	sub = surface(&sc.t);
+	sc.named[2] = sub;
+	if (!sc.t.subcompositor)
+		fail("no wl_subcompositor");
+	ss = wl_subcompositor_get_subsurface(sc.t.subcompositor, sub, a.s);
+	wl_subsurface_set_position(ss, 30, 30);
+	show(&sc.t, sub, 20, 20, BLUE);
+	wl_surface_commit(a.s);
+	if (wl_display_roundtrip(sc.t.display) < 0)
+		fail("subsurface: %s", last_client_log);
+	fifo_move(&sc.f, bx + 5, by + 5);
+	fifo_key(&sc.f, BTN_LEFT, 1);
+	fifo_key(&sc.f, BTN_LEFT, 0);
+	expect(&sc, "kb-", "kb-leave A");
+	expect(&sc, "kb-", "kb-enter B keys");
+	fifo_move(&sc.f, ax + 35, ay + 36);
+	expect(&sc, "ptr-enter", "ptr-enter C 5.00 6.00");
+	fifo_move(&sc.f, ax + 45, ay + 47);
+	expect(&sc, "ptr-motion", "ptr-motion 15.00 17.00");
+	fifo_key(&sc.f, BTN_LEFT, 1);
+	fifo_key(&sc.f, BTN_LEFT, 0);
+	expect(&sc, "kb-", "kb-leave B");
+	expect(&sc, "kb-", "kb-enter A keys");
+	fifo_move(&sc.f, ax + 1, ay + 2);
+	expect(&sc, "ptr-leave", "ptr-leave C");
+	expect(&sc, "ptr-enter", "ptr-enter A 1.00 2.00");
+	wl_subsurface_destroy(ss);
+	wl_surface_destroy(sub);
 
 	/* A goes from under the cursor. Its xdg_toplevel goes first, which
 	 * unmaps it: leave comes then, for a wl_surface that this client
