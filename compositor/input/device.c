@@ -17,6 +17,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -170,6 +171,12 @@ struct wlseal_input_device *wlseal_input_device_open(struct wlseal_input *input,
 	dev->evdev = wlseal_input_classify(fd, dev);
 	if (!dev->evdev)
 		dev->caps = WLSEAL_INPUT_KEYBOARD | WLSEAL_INPUT_POINTER;
+	/* An evdev node we use is ours alone: without the grab the
+	 * kernel's own keyboard handler would type every key into the
+	 * active virtual terminal too (and act on Ctrl+Alt+Del, SysRq). */
+	if (dev->evdev && dev->caps && ioctl(fd, EVIOCGRAB, 1) < 0)
+		wlseal_log("input %s: EVIOCGRAB: %s (keys also reach the console)",
+			   path, strerror(errno));
 	dev->source = wl_event_loop_add_fd(input->loop, fd, WL_EVENT_READABLE,
 					   on_readable, dev);
 	if (!dev->source) {

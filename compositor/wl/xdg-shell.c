@@ -159,9 +159,11 @@ static void xdg_surface_detach(struct wlseal_xdg_surface *xs)
 {
 	if (!xs->surface)
 		return;
+	/* Before the unmap: the seat, losing its focus there, must not
+	 * configure what is going. */
+	xs->surface->role_activate = NULL;
 	xdg_unmap(xs);
 	xs->surface->role_commit = NULL;
-	xs->surface->role_activate = NULL;
 	xs->surface->role = NULL;
 	wl_list_remove(&xs->surface_destroy.link);
 	xs->surface = NULL;

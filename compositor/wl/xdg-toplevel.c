@@ -170,12 +170,15 @@ void wlseal_xdg_toplevel_commit(struct wlseal_xdg_toplevel *tl)
 			     s->view.width, s->view.height);
 	} else if (!s->buffer && s->view.mapped) {
 		/* A NULL buffer unmaps; the client starts over with a new
-		 * initial commit and configure. */
-		unmap(tl);
+		 * initial commit and configure. Reset first: the unmap
+		 * takes the seat's focus away, and what that changes
+		 * waits for the new initial configure, instead of going
+		 * out with a serial forgotten here. */
 		tl->configured = false;
 		tl->initial_sent = false;
 		tl->n_sent = 0;
 		tl->resend = false;
+		unmap(tl);
 	} else if (s->view.mapped) {
 		place(tl);
 	}
@@ -313,9 +316,11 @@ static void toplevel_resource_destroy(struct wl_resource *r)
 	struct wlseal_xdg_toplevel *tl = wl_resource_get_user_data(r);
 
 	wl_signal_emit(&tl->destroy_signal, tl);
-	unmap(tl);
+	/* Before the unmap: the seat, losing its focus there, must find
+	 * no toplevel to configure (xdg-shell.c's role_activate). */
 	if (tl->xs)
 		tl->xs->toplevel = NULL;
+	unmap(tl);
 	free(tl->title);
 	free(tl);
 }

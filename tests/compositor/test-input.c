@@ -114,7 +114,7 @@ static void test_keys(void)
 	static struct sc sc;
 	struct win a, b;
 	struct input_event ev[2];
-	int x, y;
+	int x, y, n;
 
 	sc_start(&sc, 8);
 	sc_keyboard(&sc);
@@ -179,6 +179,33 @@ static void test_keys(void)
 	fifo_key(&sc.f, KEY_D, 0);
 	expect(&sc, "key", "key 46 released");
 	expect(&sc, "key", "key 32 released");
+
+	/* B unmaps (a NULL buffer): A gets the keyboard. B starts over
+	 * with an initial commit; the configure it gets acks fine (none
+	 * was sent for the lost focus), and mapped again B is the newest. */
+	n = b.configures;
+	wl_surface_attach(b.s, NULL, 0, 0);
+	wl_surface_commit(b.s);
+	expect(&sc, "kb-", "kb-leave B");
+	expect(&sc, "kb-", "kb-enter A keys");
+	if (wl_display_roundtrip(sc.t.display) < 0)
+		fail("B unmapped: %s", last_client_log);
+	if (b.configures > n) {
+		/* Whatever the compositor sends, it must accept the ack. */
+		xdg_surface_ack_configure(b.xs, b.serial);
+		if (wl_display_roundtrip(sc.t.display) < 0)
+			fail("acking the configure B got unmapped: %s",
+			     last_client_log);
+	}
+	tap_ok("B unmapped got %d configures, acks accepted", b.configures - n);
+	expect_activated(&sc, &a, true, "A, B unmapped");
+	win_initial_commit(&b);
+	check(!b.activated, "B's new initial configure: not activated");
+	win_draw(&b, 40, 40, GREEN);
+	expect(&sc, "kb-", "kb-leave A");
+	expect(&sc, "kb-", "kb-enter B keys");
+	expect_activated(&sc, &b, true, "B, mapped again");
+	expect_activated(&sc, &a, false, "A, B mapped again");
 
 	/* B goes: A, the topmost left, gets the focus back. */
 	xdg_toplevel_destroy(b.tl);
