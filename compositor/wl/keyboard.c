@@ -15,6 +15,7 @@
  * the memfd, so the compositor's xkb_state and the clients' keymaps
  * come from the same bytes.
  */
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -133,9 +134,13 @@ void wlseal_keyboard_create(struct wlseal_keyboard *kb,
 		wl_keyboard_send_keymap(r, WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1, fd,
 					(uint32_t)kb->keymap.size);
 		close(fd);
-	} else {
+	} else if ((fd = open("/dev/null", O_RDONLY | O_CLOEXEC)) >= 0) {
+		/* The event needs a valid fd whatever the format: -1
+		 * would fail to marshal and cost the client its
+		 * connection. */
 		wl_keyboard_send_keymap(r, WL_KEYBOARD_KEYMAP_FORMAT_NO_KEYMAP,
-					-1, 0);
+					fd, 0);
+		close(fd);
 	}
 	if (version >= WL_KEYBOARD_REPEAT_INFO_SINCE_VERSION)
 		wl_keyboard_send_repeat_info(r, REPEAT_RATE, REPEAT_DELAY);
