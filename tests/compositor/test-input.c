@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "input-client.h"
@@ -363,11 +364,35 @@ static void test_vanish(void)
 	sc_stop(&sc);
 }
 
+/* An --input that cannot be opened stops the start, with its reason;
+ * --help names the option. */
+static void test_bad_path(void)
+{
+	char *argv[] = { (char *)bin_compositor(), "--backend=headless",
+			 "--socket=wlseal-bad-input",
+			 "--input=/nonexistent/wlseal-input", NULL };
+	char *help[] = { (char *)bin_compositor(), "--help", NULL };
+	struct proc p;
+
+	proc_spawn(&p, help);
+	check(proc_wait_exit(&p, TIMEOUT_MS) && proc_contains(&p, "--input=PATH"),
+	      "--help names --input=PATH");
+	proc_spawn(&p, argv);
+	if (!proc_wait_exit(&p, TIMEOUT_MS))
+		fail("the compositor did not exit");
+	check(WIFEXITED(p.status) && WEXITSTATUS(p.status) != 0,
+	      "it exits with a failure status (0x%x)", p.status);
+	check(proc_contains(&p, "input /nonexistent/wlseal-input: No such file"),
+	      "and says why");
+	check(!proc_contains(&p, "ready"), "it never became ready");
+}
+
 static const struct harness_test tests[] = {
 	{ "input-keymap", test_keymap },
 	{ "input-keys", test_keys },
 	{ "input-pointer", test_pointer },
 	{ "input-vanish", test_vanish },
+	{ "input-bad-path", test_bad_path },
 };
 
 int main(int argc, char **argv)
