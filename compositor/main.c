@@ -20,6 +20,7 @@
 
 #include "backend.h"
 #include "heap.h"
+#include "input.h"
 #include "log.h"
 #include "options.h"
 #include "server.h"
@@ -184,6 +185,13 @@ static void usage(FILE *f)
 "                           no_memory naming the limit. All clients together\n"
 "                           may hold 16 times each, the last quarter only\n"
 "                           for clients holding few\n"
+"  --input=PATH             read keys and pointer motion from PATH, any file\n"
+"                           of struct input_event records (an evdev node, a\n"
+"                           FIFO); repeatable, up to 8. A stream that is no\n"
+"                           evdev node counts as keyboard and pointer, its\n"
+"                           EV_ABS values as output pixels. The drm backend\n"
+"                           also opens every keyboard, tablet and mouse in\n"
+"                           /dev/input at start\n"
 "  --verbose                log mapping, the seals of accepted pools, buffer\n"
 "                           commits and per-frame details\n"
 "  --help                   show this help\n"
@@ -202,7 +210,7 @@ static bool parse_options(int argc, char **argv, struct wlseal_options *o)
 	       O_PRINT_FRAMES, O_SCREENSHOT, O_SCREENSHOT_FRAME, O_EXIT_AFTER,
 	       O_MAX_POOLS_PER_CLIENT,
 	       O_VERBOSE, O_HELP, O_REQUIRE_SEALS, O_ACCEPT_SEALS,
-	       O_MAX_POOL_SIZE, O_POLICY_FILE,
+	       O_MAX_POOL_SIZE, O_POLICY_FILE, O_INPUT,
 	       O_BUDGET /* + enum wlseal_budget: the --max-*-per-client */ };
 	/* Not static: the budget options take their names from objects.c. */
 	const struct option longopts[] = {
@@ -223,6 +231,7 @@ static bool parse_options(int argc, char **argv, struct wlseal_options *o)
 		{ "accept-seals", required_argument, NULL, O_ACCEPT_SEALS },
 		{ "max-pool-size", required_argument, NULL, O_MAX_POOL_SIZE },
 		{ "policy-file", required_argument, NULL, O_POLICY_FILE },
+		{ "input", required_argument, NULL, O_INPUT },
 #define BUDGET_OPT(k) { wlseal_budget_info[k].option, required_argument, NULL, O_BUDGET + (k) }
 		BUDGET_OPT(WLSEAL_BUDGET_SURFACES),
 		BUDGET_OPT(WLSEAL_BUDGET_SUBSURFACES),
@@ -286,6 +295,11 @@ static bool parse_options(int argc, char **argv, struct wlseal_options *o)
 			break;
 		case O_POLICY_FILE:
 			o->policy_file = optarg;
+			break;
+		case O_INPUT:
+			if (o->n_inputs == (int)(sizeof(o->inputs) / sizeof(o->inputs[0])))
+				return wlseal_option_bad("too many --input options");
+			o->inputs[o->n_inputs++] = optarg;
 			break;
 		case O_PRINT_FRAMES:
 			o->print_frames = true;
@@ -367,6 +381,7 @@ static void raise_fd_limit(void)
 int main(int argc, char **argv)
 {
 	struct wlseal_server server = {0};
+	struct wlseal_input input;
 	struct wlseal_options *o = &server.opts;
 	int ret = 1;
 
@@ -421,7 +436,8 @@ int main(int argc, char **argv)
 	wlseal_repaint_init(&server);
 	if (!wlseal_output_init(&server) || !wlseal_compositor_init(&server) ||
 	    !wlseal_subcompositor_init(&server) ||
-	    !wlseal_data_device_init(&server) || !wlseal_seat_init(&server) ||
+	    !wlseal_data_device_init(&server) ||
+	    !(server.seat = wlseal_seat_create(&server)) ||
 	    !wlseal_shm_init(&server.shm) || !wlseal_shm_policy_init(&server.shm) ||
 	    !wlseal_xdg_shell_init(&server) ||
 	    !wlseal_xdg_decoration_init(&server) ||
@@ -430,6 +446,16 @@ int main(int argc, char **argv)
 		wlseal_log("cannot create the globals");
 		goto out_backend;
 	}
+
+	/* Input: the VM's devices on the drm backend, and --input. */
+	wlseal_input_init(&input, server.loop, server.output.width,
+			  server.output.height, &wlseal_seat_input, server.seat);
+	if (!strcmp(server.backend->name, "drm"))
+		wlseal_input_scan(&input, "/dev/input");
+	for (int i = 0; i < o->n_inputs; i++)
+		if (!wlseal_input_add_path(&input, o->inputs[i]))
+			goto out_input;
+	wlseal_input_start(&input);
 
 	server.client_created.notify = client_created;
 	wl_display_add_client_created_listener(server.display,
@@ -448,14 +474,14 @@ int main(int argc, char **argv)
 		if (wl_display_add_socket(server.display, o->socket)) {
 			wlseal_log("cannot create socket '%s' (is XDG_RUNTIME_DIR set?)",
 				   o->socket);
-			goto out_backend;
+			goto out_input;
 		}
 		server.socket_name = o->socket;
 	} else {
 		server.socket_name = wl_display_add_socket_auto(server.display);
 		if (!server.socket_name) {
 			wlseal_log("cannot create a socket (is XDG_RUNTIME_DIR set?)");
-			goto out_backend;
+			goto out_input;
 		}
 	}
 	wlseal_log("backend=%s size=%dx%d shm=%s",
@@ -476,7 +502,10 @@ int main(int argc, char **argv)
 
 	wl_display_destroy_clients(server.display);
 	wlseal_shm_finish(&server.shm);
+out_input:
+	wlseal_input_finish(&input);
 out_backend:
+	wlseal_seat_destroy(server.seat);
 	/* Event sources are not owned by the loop: remove them ourselves. */
 	if (server.sigterm)
 		wl_event_source_remove(server.sigterm);

@@ -22,6 +22,7 @@
 #include "shm.h"
 
 struct wlseal_backend;
+struct wlseal_seat;
 
 struct wlseal_options {
 	const char *backend;	/* "drm" or "headless" */
@@ -42,6 +43,9 @@ struct wlseal_options {
 	int exit_after;		/* seconds, 0: never */
 	int max_pools_per_client; /* live wl_shm_pools per client */
 	int max_objects[WLSEAL_BUDGET_KINDS]; /* --max-*-per-client */
+	/* --input paths (input/): streams of struct input_event. */
+	const char *inputs[8];
+	int n_inputs;
 };
 
 /* What the protocol side may know of the output (from the backend). */
@@ -101,6 +105,9 @@ struct wlseal_server {
 	struct wl_listener frame_done;		/* events.frame_done */
 
 	struct wl_list output_resources;	/* wl_output (wl/output.c) */
+
+	/* wl_seat and the focus (wl/seat.c); input/ feeds it. */
+	struct wlseal_seat *seat;
 
 	struct wl_listener client_created;
 	struct wl_event_source *sigusr1, *sigterm, *sigint, *sighup, *exit_timer;

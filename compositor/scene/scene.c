@@ -20,6 +20,8 @@ void wlseal_scene_init(struct wlseal_scene *scene, int width, int height)
 	pixman_region32_init_rect(&scene->damage, 0, 0, width, height);
 	pixman_region32_init(&scene->prev_damage);
 	scene->cascade_next = 0;
+	wl_signal_init(&scene->map_signal);
+	wl_signal_init(&scene->unmap_signal);
 }
 
 void wlseal_scene_finish(struct wlseal_scene *scene)
@@ -113,6 +115,38 @@ static bool walk_next(struct walk *w)
 		v = p;	/* the top of p's above stack: p's subtree is done */
 	}
 	return false;
+}
+
+/* Input goes where the view would draw: inside its size, and inside
+ * its input region. */
+static bool takes_input(const struct wlseal_scene_view *v, double x, double y)
+{
+	if (x < 0 || y < 0 || x >= v->width || y >= v->height)
+		return false;
+	return !v->input || pixman_region32_contains_point(v->input, (int)x,
+							   (int)y, NULL);
+}
+
+struct wlseal_scene_view *wlseal_scene_view_at(struct wlseal_scene *scene,
+					       double x, double y,
+					       double *sx, double *sy)
+{
+	struct wlseal_scene_view *top, *found = NULL;
+
+	/* Bottom first, so the last view that matches is on top. */
+	wl_list_for_each(top, &scene->views, link) {
+		struct walk w;
+
+		walk_begin(&w, top, 0, 0);
+		do {
+			if (takes_input(w.v, x - w.x, y - w.y)) {
+				found = w.v;
+				*sx = x - w.x;
+				*sy = y - w.y;
+			}
+		} while (walk_next(&w));
+	}
+	return found;
 }
 
 bool wlseal_scene_has_damage(struct wlseal_scene *scene)
@@ -220,6 +254,7 @@ void wlseal_scene_map(struct wlseal_scene *scene, struct wlseal_scene_view *v)
 	if (v->parent) {
 		v->mapped = true;
 		damage_tree(scene, v);
+		wl_signal_emit(&scene->map_signal, v);
 		return;
 	}
 	/* A cascade: each new window a step down and right of the last,
@@ -231,6 +266,7 @@ void wlseal_scene_map(struct wlseal_scene *scene, struct wlseal_scene_view *v)
 	v->stack = &scene->views;
 	wl_list_insert(scene->views.prev, &v->link);	/* on top */
 	damage_tree(scene, v);
+	wl_signal_emit(&scene->map_signal, v);
 }
 
 void wlseal_scene_unmap(struct wlseal_scene *scene,
@@ -243,6 +279,7 @@ void wlseal_scene_unmap(struct wlseal_scene *scene,
 		wl_list_init(&v->link);
 		v->stack = NULL;
 	}
+	wl_signal_emit(&scene->unmap_signal, v);
 }
 
 void wlseal_scene_add_child(struct wlseal_scene *scene,

@@ -18,7 +18,7 @@
 #include <stdint.h>
 
 #include <pixman.h>
-#include <wayland-util.h>
+#include <wayland-server-core.h>
 
 /* The background every frame starts from (opaque, a8r8g8b8). */
 #define WLSEAL_BACKGROUND 0xff203040u
@@ -55,6 +55,10 @@ struct wlseal_scene_view {
 	 * alpha says (wl_surface.set_opaque_region); NULL or empty: only
 	 * what the format says (x8r8g8b8 is opaque everywhere). */
 	const pixman_region32_t *opaque;
+	/* View coordinates: where it takes pointer input
+	 * (wl_surface.set_input_region), always within its size; NULL:
+	 * all of it. */
+	const pixman_region32_t *input;
 };
 
 /* The views, bottom to top, and what changed. */
@@ -64,6 +68,9 @@ struct wlseal_scene {
 	pixman_region32_t damage;	/* output coords, since the last repaint */
 	pixman_region32_t prev_damage;	/* what the previous repaint drew */
 	unsigned int cascade_next;
+	/* A view was mapped (after it got its place) or unmapped (data:
+	 * the view): the seat moves focus (wl/seat.c). */
+	struct wl_signal map_signal, unmap_signal;
 };
 
 void wlseal_scene_init(struct wlseal_scene *scene, int width, int height);
@@ -101,6 +108,11 @@ bool wlseal_scene_view_visible(const struct wlseal_scene_view *view);
 void wlseal_scene_damage_view(struct wlseal_scene *scene,
 			      struct wlseal_scene_view *view,
 			      pixman_region32_t *damage);
+/* The topmost visible view that takes input at output point (@x, @y),
+ * or NULL; *@sx, *@sy receive the point in its coordinates. */
+struct wlseal_scene_view *wlseal_scene_view_at(struct wlseal_scene *scene,
+					       double x, double y,
+					       double *sx, double *sy);
 bool wlseal_scene_has_damage(struct wlseal_scene *scene);
 /* Draws into @target, whose content is @age frames old (0: unknown).
  * Returns the number of pixels drawn; @drawn (if not NULL, initialized)

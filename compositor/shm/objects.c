@@ -35,9 +35,12 @@
  *   interfaces): wl_buffer, xdg_positioner, data sources and devices,
  *   seat devices, decorations, registries and every bind of a global.
  *   None of them costs work after its request (data sources keep no
- *   mime types, seat devices send nothing, a toplevel keeps one title
- *   of at most a 4 KiB message), so their count bounds their memory:
- *   a resource and its struct, about 200 bytes, 13 MiB at the limit.
+ *   mime types, a toplevel keeps one title of at most a 4 KiB
+ *   message) except seat devices: every key or pointer event walks the
+ *   seat's list of wl_keyboard or wl_pointer objects (wl/seat.h), so
+ *   this count bounds that walk too. Otherwise their count bounds their
+ *   memory: a resource and its struct, about 200 bytes, 13 MiB at the
+ *   limit.
  *
  * Per request, damage and regions are collapsed to their extents past 32
  * rectangles (region.c) and the scene's accumulated damage past 64

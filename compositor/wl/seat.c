@@ -1,90 +1,90 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * seat.c - the wl_seat global: one seat, "seat0", with no devices.
+ * seat.c - the wl_seat global, "seat0": its capabilities, and who has
+ * the keyboard and pointer focus.
  *
- * wlseal reads no input (the headless host has none, and the VM demo
- * needs none), so the seat announces capabilities 0. Clients such as
- * foot still refuse to start without a seat, and a client may ask for
- * a pointer, keyboard or touch object at any time (it may have raced a
- * capability change): the protocol wants those created, and inert. Ours
- * never send an event, so no keymap is ever sent either.
+ * Input comes from input/ (raw evdev streams: the VM's virtio keyboard
+ * and tablet, or --input paths) through the wlseal_input_handler here;
+ * keyboard.c and pointer.c send the events. The seat advertises
+ * keyboard and pointer only while a device of that kind exists (an
+ * --input stream counts as both), and tells every wl_seat when that
+ * changes: a device that vanishes (ENODEV, a FIFO's writer closing)
+ * takes its capability with it. A client may still ask for a keyboard
+ * or pointer it was not offered (it may have raced the change): it
+ * gets one, which stays quiet until a device comes. wl_touch objects
+ * are always quiet: no touch device is read.
  *
- * Version 8 is honest: every request up to it is implemented (release
- * came in 3 and 5); what later versions add are events of devices that
- * this seat does not have.
+ * Keyboard focus goes to a toplevel (a surface whose role sets
+ * role_activate, xdg-shell.c): the newest one mapped, or the one a
+ * button press lands on (its subsurfaces count as it: the focus is the
+ * root surface). When the focused toplevel is unmapped or destroyed,
+ * the topmost remaining one gets the focus. The focused toplevel is
+ * sent the activated state. Without a keyboard nothing has the focus,
+ * and no toplevel is activated: a seat with no devices (the host tests
+ * without --input) leaves configures as they were.
+ *
+ * Version 8 is honest: every request up to it is implemented, and
+ * pointer.c sends axis_value120 to version 8 objects.
  */
 #include <wayland-server-core.h>
 #include <wayland-server-protocol.h>
+#include <stdlib.h>
 
-#include "wl.h"
+#include "input.h"
+#include "log.h"
+#include "seat.h"
 
 #define SEAT_VERSION 8
+
+struct wlseal_seat {
+	struct wlseal_server *server;
+	struct wl_global *global;
+	struct wl_list resources;	/* wl_seat, wl_resource_get_link */
+	uint32_t caps;			/* WLSEAL_INPUT_* */
+	struct wlseal_keyboard keyboard;
+	struct wlseal_pointer pointer;
+	struct wl_listener view_mapped, view_unmapped;	/* scene signals */
+};
 
 static void resource_destroy(struct wl_client *c, struct wl_resource *r)
 {
 	wl_resource_destroy(r);
 }
 
-static void pointer_set_cursor(struct wl_client *c, struct wl_resource *r,
-			       uint32_t serial, struct wl_resource *surface,
-			       int32_t x, int32_t y)
-{
-	struct wlseal_surface *s = surface ? wlseal_surface_from_resource(surface)
-					   : NULL;
-
-	if (s && s->role) {
-		wl_resource_post_error(r, WL_POINTER_ERROR_ROLE,
-				       "cursor wl_surface@%u already has a role",
-				       wl_resource_get_id(surface));
-		return;
-	}
-	/* No pointer, no focus: no serial of ours matches, ignored. */
-}
-
-static const struct wl_pointer_interface pointer_impl = {
-	.set_cursor = pointer_set_cursor,
-	.release = resource_destroy,
-};
-
-static const struct wl_keyboard_interface keyboard_impl = {
-	.release = resource_destroy,
-};
-
 static const struct wl_touch_interface touch_impl = {
 	.release = resource_destroy,
 };
 
-/* An object of @iface that never receives an event. */
-static void create_inert(struct wl_client *client, struct wl_resource *seat,
-			 const struct wl_interface *iface, const void *impl,
-			 uint32_t id)
-{
-	struct wl_resource *r;
-
-	r = wl_resource_create(client, iface, wl_resource_get_version(seat), id);
-	if (!r) {
-		wl_client_post_no_memory(client);
-		return;
-	}
-	wl_resource_set_implementation(r, impl, NULL, NULL);
-}
-
 static void seat_get_pointer(struct wl_client *client, struct wl_resource *r,
 			     uint32_t id)
 {
-	create_inert(client, r, &wl_pointer_interface, &pointer_impl, id);
+	struct wlseal_seat *seat = wl_resource_get_user_data(r);
+
+	wlseal_pointer_create(&seat->pointer, client,
+			      (uint32_t)wl_resource_get_version(r), id);
 }
 
 static void seat_get_keyboard(struct wl_client *client, struct wl_resource *r,
 			      uint32_t id)
 {
-	create_inert(client, r, &wl_keyboard_interface, &keyboard_impl, id);
+	struct wlseal_seat *seat = wl_resource_get_user_data(r);
+
+	wlseal_keyboard_create(&seat->keyboard, client,
+			       (uint32_t)wl_resource_get_version(r), id);
 }
 
 static void seat_get_touch(struct wl_client *client, struct wl_resource *r,
 			   uint32_t id)
 {
-	create_inert(client, r, &wl_touch_interface, &touch_impl, id);
+	struct wl_resource *t;
+
+	t = wl_resource_create(client, &wl_touch_interface,
+			       wl_resource_get_version(r), id);
+	if (!t) {
+		wl_client_post_no_memory(client);
+		return;
+	}
+	wl_resource_set_implementation(t, &touch_impl, NULL, NULL);
 }
 
 static const struct wl_seat_interface seat_impl = {
@@ -94,24 +94,220 @@ static const struct wl_seat_interface seat_impl = {
 	.release = resource_destroy,
 };
 
+static uint32_t wl_caps(uint32_t caps)
+{
+	return ((caps & WLSEAL_INPUT_POINTER) ? WL_SEAT_CAPABILITY_POINTER : 0) |
+	       ((caps & WLSEAL_INPUT_KEYBOARD) ? WL_SEAT_CAPABILITY_KEYBOARD : 0);
+}
+
+static void unlink_resource(struct wl_resource *r)
+{
+	wl_list_remove(wl_resource_get_link(r));
+}
+
 static void seat_bind(struct wl_client *client, void *data, uint32_t version,
 		      uint32_t id)
 {
+	struct wlseal_seat *seat = data;
 	struct wl_resource *r;
 
-	r = wl_resource_create(client, &wl_seat_interface, version, id);
+	r = wl_resource_create(client, &wl_seat_interface, (int)version, id);
 	if (!r) {
 		wl_client_post_no_memory(client);
 		return;
 	}
-	wl_resource_set_implementation(r, &seat_impl, data, NULL);
-	wl_seat_send_capabilities(r, 0);
+	wl_resource_set_implementation(r, &seat_impl, seat, unlink_resource);
+	wl_list_insert(&seat->resources, wl_resource_get_link(r));
+	wl_seat_send_capabilities(r, wl_caps(seat->caps));
 	if (version >= WL_SEAT_NAME_SINCE_VERSION)
 		wl_seat_send_name(r, "seat0");
 }
 
-bool wlseal_seat_init(struct wlseal_server *server)
+/* Focus */
+
+static struct wlseal_surface *view_surface(struct wlseal_scene_view *v)
 {
-	return wl_global_create(server->display, &wl_seat_interface,
-				SEAT_VERSION, server, seat_bind) != NULL;
+	struct wlseal_surface *s;
+
+	/* Every view in the scene is a wl_surface's (surface.c). */
+	return wl_container_of(v, s, view);
+}
+
+/* The toplevel a surface belongs to (itself or a subsurface's root),
+ * or NULL when that root cannot take the focus. */
+static struct wlseal_surface *focus_root(struct wlseal_surface *s)
+{
+	struct wlseal_scene_view *v = &s->view;
+
+	while (v->parent)
+		v = v->parent;
+	s = view_surface(v);
+	return s->role_activate ? s : NULL;
+}
+
+static void set_keyboard_focus(struct wlseal_seat *seat,
+			       struct wlseal_surface *s)
+{
+	struct wlseal_surface *old = seat->keyboard.focus.surface;
+
+	if (!(seat->caps & WLSEAL_INPUT_KEYBOARD))
+		s = NULL;
+	if (old == s)
+		return;
+	if (old && old->role_activate)
+		old->role_activate(old, false);
+	wlseal_keyboard_set_focus(&seat->keyboard, s);
+	if (s)
+		s->role_activate(s, true);
+}
+
+/* The topmost mapped toplevel, or NULL. */
+static struct wlseal_surface *topmost(struct wlseal_seat *seat)
+{
+	struct wlseal_scene_view *v;
+
+	wl_list_for_each_reverse(v, &seat->server->scene.views, link) {
+		struct wlseal_surface *s = view_surface(v);
+
+		if (v->mapped && s->role_activate)
+			return s;
+	}
+	return NULL;
+}
+
+static void view_mapped(struct wl_listener *l, void *data)
+{
+	struct wlseal_seat *seat = wl_container_of(l, seat, view_mapped);
+	struct wlseal_scene_view *v = data;
+	struct wlseal_surface *s = view_surface(v);
+
+	/* The newest toplevel gets the keyboard. */
+	if (!v->parent && s->role_activate)
+		set_keyboard_focus(seat, s);
+	wlseal_pointer_rehit(&seat->pointer);
+}
+
+static void view_unmapped(struct wl_listener *l, void *data)
+{
+	struct wlseal_seat *seat = wl_container_of(l, seat, view_unmapped);
+	struct wlseal_surface *focus = seat->keyboard.focus.surface;
+
+	/* The focus was destroyed (keyboard.c forgot it) or hidden. */
+	if (!focus || !wlseal_scene_view_visible(&focus->view))
+		set_keyboard_focus(seat, topmost(seat));
+	wlseal_pointer_rehit(&seat->pointer);
+}
+
+/* The input handler */
+
+static void on_key(void *data, uint32_t time, uint32_t key, bool pressed)
+{
+	struct wlseal_seat *seat = data;
+
+	wlseal_keyboard_key(&seat->keyboard, time, key, pressed);
+}
+
+static void on_motion(void *data, uint32_t time, double x, double y)
+{
+	struct wlseal_seat *seat = data;
+
+	wlseal_pointer_motion(&seat->pointer, time, x, y);
+}
+
+static void on_button(void *data, uint32_t time, uint32_t button, bool pressed)
+{
+	struct wlseal_seat *seat = data;
+	struct wlseal_surface *s = seat->pointer.focus.surface;
+
+	/* Click to focus: before the button, so that a client sees its
+	 * keyboard enter first. */
+	if (pressed && s && focus_root(s))
+		set_keyboard_focus(seat, focus_root(s));
+	wlseal_pointer_button(&seat->pointer, time, button, pressed);
+}
+
+static void on_axis(void *data, uint32_t time, bool vertical, int32_t clicks)
+{
+	struct wlseal_seat *seat = data;
+
+	wlseal_pointer_axis(&seat->pointer, time, vertical, clicks);
+}
+
+static void on_frame(void *data)
+{
+	struct wlseal_seat *seat = data;
+
+	wlseal_pointer_frame(&seat->pointer);
+}
+
+static void on_caps(void *data, uint32_t caps)
+{
+	struct wlseal_seat *seat = data;
+	struct wl_resource *r;
+
+	if (caps == seat->caps)
+		return;
+	seat->caps = caps;
+	wl_resource_for_each(r, &seat->resources)
+		wl_seat_send_capabilities(r, wl_caps(caps));
+	/* A keyboard came: the topmost toplevel gets it; it went: nobody
+	 * has the focus. The same for the pointer. */
+	set_keyboard_focus(seat, topmost(seat));
+	if (caps & WLSEAL_INPUT_POINTER)
+		wlseal_pointer_rehit(&seat->pointer);
+	else
+		wlseal_pointer_leave(&seat->pointer);
+}
+
+const struct wlseal_input_handler wlseal_seat_input = {
+	.key = on_key,
+	.motion = on_motion,
+	.button = on_button,
+	.axis = on_axis,
+	.frame = on_frame,
+	.caps = on_caps,
+};
+
+struct wlseal_seat *wlseal_seat_create(struct wlseal_server *server)
+{
+	struct wlseal_seat *seat = calloc(1, sizeof(*seat));
+
+	if (!seat)
+		return NULL;
+	seat->server = server;
+	wl_list_init(&seat->resources);
+	if (!wlseal_keyboard_init(&seat->keyboard, server)) {
+		free(seat);
+		return NULL;
+	}
+	wlseal_pointer_init(&seat->pointer, server);
+	seat->global = wl_global_create(server->display, &wl_seat_interface,
+					SEAT_VERSION, seat, seat_bind);
+	if (!seat->global) {
+		wlseal_keyboard_finish(&seat->keyboard);
+		free(seat);
+		return NULL;
+	}
+	seat->view_mapped.notify = view_mapped;
+	wl_signal_add(&server->scene.map_signal, &seat->view_mapped);
+	seat->view_unmapped.notify = view_unmapped;
+	wl_signal_add(&server->scene.unmap_signal, &seat->view_unmapped);
+	return seat;
+}
+
+/* After the clients are gone, before the scene goes. */
+void wlseal_seat_destroy(struct wlseal_seat *seat)
+{
+	struct wl_resource *r, *tmp;
+
+	if (!seat)
+		return;
+	wl_list_remove(&seat->view_mapped.link);
+	wl_list_remove(&seat->view_unmapped.link);
+	wl_resource_for_each_safe(r, tmp, &seat->resources)
+		wl_list_init(wl_resource_get_link(r));
+	wl_global_destroy(seat->global);
+	wlseal_pointer_finish(&seat->pointer);
+	wlseal_keyboard_finish(&seat->keyboard);
+	free(seat);
 }

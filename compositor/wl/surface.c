@@ -46,6 +46,7 @@ static void state_init(struct wlseal_surface_state *st)
 	*st = (struct wlseal_surface_state){ 0 };
 	pixman_region32_init(&st->damage);
 	pixman_region32_init(&st->opaque);
+	pixman_region32_init(&st->input);
 	wl_list_init(&st->frame_callbacks);
 	wl_list_init(&st->feedbacks);
 	wl_list_init(&st->buffer_destroy.link);
@@ -87,6 +88,12 @@ static void state_merge(struct wlseal_surface_state *into,
 		pixman_region32_copy(&into->opaque, &from->opaque);
 		into->opaque_set = true;
 		from->opaque_set = false;
+	}
+	if (from->input_set) {
+		pixman_region32_copy(&into->input, &from->input);
+		into->input_all = from->input_all;
+		into->input_set = true;
+		from->input_set = false;
 	}
 	wl_list_insert_list(into->frame_callbacks.prev, &from->frame_callbacks);
 	wl_list_init(&from->frame_callbacks);
@@ -171,11 +178,21 @@ static void surface_frame(struct wl_client *client, struct wl_resource *r,
 		       wl_resource_get_link(cb));
 }
 
+/* Where the pointer finds the surface (seat.c, through the scene's
+ * view.input): double-buffered, NULL means all of it. */
 static void surface_set_input_region(struct wl_client *client,
 				     struct wl_resource *r,
 				     struct wl_resource *region)
 {
-	/* wlseal has no input. */
+	struct wlseal_surface *s = wlseal_surface_from_resource(r);
+
+	if (region)
+		pixman_region32_copy(&s->pending.input,
+				     wl_resource_get_user_data(region));
+	else
+		pixman_region32_clear(&s->pending.input);
+	s->pending.input_all = !region;
+	s->pending.input_set = true;
 }
 
 /* The opaque region lets the scene write a covered pixel once (scene.c):
@@ -255,6 +272,11 @@ static void surface_apply(struct wlseal_surface *s,
 			wlseal_scene_damage_view(&server->scene, &s->view, NULL);
 		pixman_region32_copy(&s->opaque, &st->opaque);
 		st->opaque_set = false;
+	}
+	if (st->input_set) {
+		pixman_region32_copy(&s->input, &st->input);
+		s->view.input = st->input_all ? NULL : &s->input;
+		st->input_set = false;
 	}
 
 	if (s->view.mapped) {
@@ -353,6 +375,7 @@ static void state_finish(struct wlseal_surface_state *st)
 	destroy_feedbacks(&st->feedbacks);
 	pixman_region32_fini(&st->damage);
 	pixman_region32_fini(&st->opaque);
+	pixman_region32_fini(&st->input);
 }
 
 static void surface_resource_destroy(struct wl_resource *r)
@@ -371,6 +394,7 @@ static void surface_resource_destroy(struct wl_resource *r)
 	destroy_callbacks(&s->frame_callbacks);
 	destroy_feedbacks(&s->feedbacks);
 	pixman_region32_fini(&s->opaque);
+	pixman_region32_fini(&s->input);
 	wl_list_remove(&s->link);
 	wlseal_budget_put(s->account, WLSEAL_BUDGET_SURFACES);
 	free(s);
@@ -436,6 +460,7 @@ static void compositor_create_surface(struct wl_client *client,
 	state_init(&s->pending);
 	state_init(&s->cached);
 	pixman_region32_init(&s->opaque);
+	pixman_region32_init(&s->input);
 	wl_list_init(&s->buffer_destroy.link);
 	s->buffer_destroy.notify = current_buffer_destroyed;
 	wl_list_init(&s->frame_callbacks);

@@ -4,7 +4,8 @@
  * (surface.c, region.c), wl_subcompositor and wl_subsurface
  * (subcompositor.c), xdg-shell (xdg-shell.c, xdg-toplevel.c), the
  * xdg-decoration manager (xdg-decoration.c), wp_presentation
- * (presentation.c) and the wl_output global (output.c).
+ * (presentation.c), the wl_output global (output.c) and the seat
+ * (seat.c, keyboard.c, keymap.c, pointer.c).
  *
  * They see server.h, the scene and shm/, never a backend: frames reach
  * them as server->events.frame_start and frame_done.
@@ -49,6 +50,8 @@ struct wlseal_surface_state {
 	pixman_region32_t damage;	/* surface == buffer coords */
 	pixman_region32_t opaque;	/* set_opaque_region */
 	bool opaque_set;
+	pixman_region32_t input;	/* set_input_region */
+	bool input_set, input_all;	/* input_all: NULL, everywhere */
 	struct wl_list frame_callbacks;
 	struct wl_list feedbacks;
 };
@@ -70,6 +73,7 @@ struct wlseal_surface {
 	struct wl_list frame_callbacks;		/* waiting for the next repaint */
 	struct wl_list feedbacks;
 	pixman_region32_t opaque;		/* view.opaque points here */
+	pixman_region32_t input;		/* view.input, unless NULL */
 
 	/* Scene placement, valid while view.mapped. */
 	struct wlseal_scene_view view;
@@ -81,6 +85,10 @@ struct wlseal_surface {
 	/* Role (wl_subsurface): true when a commit is to be cached until
 	 * the parent's state is applied instead of applied now. */
 	bool (*role_cache)(struct wlseal_surface *surface);
+	/* Role (xdg_toplevel, through xdg-shell.c): the seat gives the
+	 * surface keyboard focus or takes it away; NULL: the surface can
+	 * never have it. */
+	void (*role_activate)(struct wlseal_surface *surface, bool activated);
 	void *role;
 	struct wl_signal destroy_signal;
 	/* The state was applied (after role_commit): subsurfaces apply
@@ -112,8 +120,13 @@ bool wlseal_subcompositor_init(struct wlseal_server *server);
 /* data-device.c: wl_data_device_manager (no selection, no drag) */
 bool wlseal_data_device_init(struct wlseal_server *server);
 
-/* seat.c: the wl_seat global, no devices */
-bool wlseal_seat_init(struct wlseal_server *server);
+/* seat.c (with keyboard.c, keymap.c, pointer.c, seat.h): the wl_seat
+ * global, fed by input/ through wlseal_seat_input (its data: the seat).
+ * Destroyed after the clients. */
+struct wlseal_input_handler;
+extern const struct wlseal_input_handler wlseal_seat_input;
+struct wlseal_seat *wlseal_seat_create(struct wlseal_server *server);
+void wlseal_seat_destroy(struct wlseal_seat *seat);
 
 /* xdg-shell.c: xdg_wm_base, xdg_surface, popups and positioners */
 bool wlseal_xdg_shell_init(struct wlseal_server *server);
@@ -147,6 +160,7 @@ struct wlseal_xdg_surface {
 /* What a configure asks of the window. */
 struct wlseal_xdg_state {
 	bool maximized, fullscreen;
+	bool activated;			/* it has the keyboard focus */
 };
 
 struct wlseal_xdg_toplevel {
@@ -188,6 +202,10 @@ struct wlseal_xdg_toplevel *wlseal_xdg_toplevel_from_resource(struct wl_resource
 /* Sends xdg_toplevel.configure and xdg_surface.configure, unless the
  * initial commit has not come yet (its answer is the first configure). */
 void wlseal_xdg_toplevel_configure(struct wlseal_xdg_toplevel *tl);
+/* The seat's focus came or went (xdg-shell.c's role_activate): a
+ * configure with or without the activated state. */
+void wlseal_xdg_toplevel_set_activated(struct wlseal_xdg_toplevel *tl,
+				       bool activated);
 
 /* xdg-decoration.c: zxdg_decoration_manager_v1, always client-side */
 bool wlseal_xdg_decoration_init(struct wlseal_server *server);

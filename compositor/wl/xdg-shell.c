@@ -35,6 +35,16 @@ static void xdg_surface_role_commit(struct wlseal_surface *s)
 		wlseal_xdg_toplevel_commit(xs->toplevel);
 }
 
+/* The seat's keyboard focus: the toplevel, if it still lives, shows
+ * it in its states. */
+static void xdg_surface_role_activate(struct wlseal_surface *s, bool activated)
+{
+	struct wlseal_xdg_surface *xs = s->role;
+
+	if (xs->toplevel)
+		wlseal_xdg_toplevel_set_activated(xs->toplevel, activated);
+}
+
 /* xdg_surface */
 
 static void xdg_surface_destroy(struct wl_client *c, struct wl_resource *r)
@@ -54,6 +64,9 @@ static void xdg_surface_get_toplevel(struct wl_client *client,
 	}
 	wlseal_xdg_toplevel_create(xs, client,
 				   (uint32_t)wl_resource_get_version(r), id);
+	/* Only a toplevel takes keyboard focus (popups never show). */
+	if (xs->toplevel && xs->surface)
+		xs->surface->role_activate = xdg_surface_role_activate;
 }
 
 static void popup_destroy(struct wl_client *c, struct wl_resource *r)
@@ -146,6 +159,9 @@ static void xdg_surface_detach(struct wlseal_xdg_surface *xs)
 {
 	if (!xs->surface)
 		return;
+	/* Before the unmap: the seat, losing its focus there, must not
+	 * configure what is going. */
+	xs->surface->role_activate = NULL;
 	xdg_unmap(xs);
 	xs->surface->role_commit = NULL;
 	xs->surface->role = NULL;

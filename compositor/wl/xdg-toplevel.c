@@ -2,7 +2,7 @@
 /*
  * xdg-toplevel.c - the xdg_toplevel role: configures, states, placement.
  *
- * wlseal has no input, so a toplevel's life is short: the first commit
+ * A toplevel's life is short: the first commit
  * (without a buffer) asks for a configure, the client acks it and commits
  * a buffer, and the surface is mapped into the scene at the next cascade
  * slot. A floating window picks its own size (configure 0x0), which keeps
@@ -17,7 +17,8 @@
  * draws a title bar in a subsurface above its surface (foot) declares
  * it part of the window. Without geometry the surface origin goes there.
  *
- * No ACTIVATED state is sent (no input, no focus), and no
+ * The ACTIVATED state follows the seat's keyboard focus (seat.c picks
+ * the toplevel, xdg-shell.c's role_activate brings it here). No
  * configure_bounds or wm_capabilities: xdg_wm_base is advertised at
  * version 3 (xdg-shell.c), which has neither.
  */
@@ -32,7 +33,8 @@
 
 static bool state_equal(struct wlseal_xdg_state a, struct wlseal_xdg_state b)
 {
-	return a.maximized == b.maximized && a.fullscreen == b.fullscreen;
+	return a.maximized == b.maximized && a.fullscreen == b.fullscreen &&
+	       a.activated == b.activated;
 }
 
 static void send_configure(struct wlseal_xdg_toplevel *tl)
@@ -56,6 +58,8 @@ static void send_configure(struct wlseal_xdg_toplevel *tl)
 		*p = XDG_TOPLEVEL_STATE_MAXIMIZED;
 	if (st.fullscreen && (p = wl_array_add(&states, sizeof(*p))))
 		*p = XDG_TOPLEVEL_STATE_FULLSCREEN;
+	if (st.activated && (p = wl_array_add(&states, sizeof(*p))))
+		*p = XDG_TOPLEVEL_STATE_ACTIVATED;
 	/* 0x0: "pick your own size"; maximized or fullscreen: the output. */
 	if (st.maximized || st.fullscreen) {
 		w = xs->server->output.width;
@@ -166,12 +170,15 @@ void wlseal_xdg_toplevel_commit(struct wlseal_xdg_toplevel *tl)
 			     s->view.width, s->view.height);
 	} else if (!s->buffer && s->view.mapped) {
 		/* A NULL buffer unmaps; the client starts over with a new
-		 * initial commit and configure. */
-		unmap(tl);
+		 * initial commit and configure. Reset first: the unmap
+		 * takes the seat's focus away, and what that changes
+		 * waits for the new initial configure, instead of going
+		 * out with a serial forgotten here. */
 		tl->configured = false;
 		tl->initial_sent = false;
 		tl->n_sent = 0;
 		tl->resend = false;
+		unmap(tl);
 	} else if (s->view.mapped) {
 		place(tl);
 	}
@@ -309,9 +316,11 @@ static void toplevel_resource_destroy(struct wl_resource *r)
 	struct wlseal_xdg_toplevel *tl = wl_resource_get_user_data(r);
 
 	wl_signal_emit(&tl->destroy_signal, tl);
-	unmap(tl);
+	/* Before the unmap: the seat, losing its focus there, must find
+	 * no toplevel to configure (xdg-shell.c's role_activate). */
 	if (tl->xs)
 		tl->xs->toplevel = NULL;
+	unmap(tl);
 	free(tl->title);
 	free(tl);
 }
@@ -344,6 +353,17 @@ void wlseal_xdg_toplevel_detach(struct wlseal_xdg_toplevel *tl)
 {
 	unmap(tl);
 	tl->xs = NULL;
+}
+
+void wlseal_xdg_toplevel_set_activated(struct wlseal_xdg_toplevel *tl,
+				       bool activated)
+{
+	if (tl->wanted.activated == activated)
+		return;
+	tl->wanted.activated = activated;
+	wlseal_debug("toplevel \"%s\" %s", title(tl),
+		     activated ? "activated" : "deactivated");
+	wlseal_xdg_toplevel_configure(tl);
 }
 
 struct wlseal_xdg_toplevel *wlseal_xdg_toplevel_from_resource(struct wl_resource *r)

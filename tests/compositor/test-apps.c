@@ -7,13 +7,18 @@
  * Usage: test-apps TEST. Exit status 0: passed, 77: skipped (the
  * program is not installed), anything else: failed.
  */
+#include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/inotify.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "evdev-fifo.h"
 #include "harness.h"
 
 /* Must match compositor/scene/scene.h. */
@@ -144,6 +149,83 @@ static void test_foot(void)
 	app_stop(&a, "foot");
 }
 
+/* @path holds exactly @want; waits for writes into its directory
+ * @dir (inotify), up to @timeout_ms. */
+static bool wait_file(const char *dir, const char *path, const char *want,
+		      int timeout_ms)
+{
+	int in = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
+	struct timespec t0, t;
+	bool found = false;
+
+	if (in < 0 || inotify_add_watch(in, dir, IN_CLOSE_WRITE | IN_MOVED_TO) < 0)
+		fail("inotify on %s: %s", dir, strerror(errno));
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		char buf[4096];
+		FILE *f = fopen(path, "r");
+		struct pollfd p = { .fd = in, .events = POLLIN };
+		long left;
+
+		if (f) {
+			size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+
+			fclose(f);
+			buf[n] = 0;
+			if (!strcmp(buf, want)) {
+				found = true;
+				break;
+			}
+		}
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		left = timeout_ms - ((t.tv_sec - t0.tv_sec) * 1000 +
+				     (t.tv_nsec - t0.tv_nsec) / 1000000);
+		if (left <= 0)
+			break;
+		if (poll(&p, 1, (int)left) > 0)
+			while (read(in, buf, sizeof(buf)) > 0)
+				;
+	}
+	close(in);
+	return found;
+}
+
+/*
+ * Typing into foot: key presses written as input_event records into
+ * the compositor's --input FIFO reach foot (the newest toplevel has the
+ * keyboard focus), whose shell runs what was typed: the file appears.
+ */
+static void test_foot_typing(void)
+{
+	char *argv[] = { "/usr/bin/foot", "sh", NULL };
+	/* static: the harness cleans up through pointers at exit */
+	static struct app a;
+	static struct fifo f;
+	const char *args[] = { "--verbose", "--print-frames", NULL, NULL };
+	char path[128], line[200], needle[64];
+
+	skip_unless_installed(argv[0]);
+	fifo_create(&f);
+	args[2] = f.arg;
+	comp_start(&a.c, args);
+	fifo_open(&f);
+	proc_spawn(&a.client, argv);
+	snprintf(needle, sizeof(needle), "keyboard focus pid=%d",
+		 (int)a.client.pid);
+	if (!proc_wait(&a.c.p, &a.from, needle, TIMEOUT_MS, NULL, 0))
+		fail("foot never got the keyboard focus");
+	tap_ok("foot has the keyboard focus");
+	snprintf(path, sizeof(path), "%s/typed", a.c.dir);
+	snprintf(line, sizeof(line), "echo typed >%s\n", path);
+	fifo_type(&f, line);
+	check(wait_file(a.c.dir, path, "typed\n", TIMEOUT_MS),
+	      "foot's shell ran 'echo typed >%s'", path);
+	unlink(path);
+	fifo_close(&f);
+	check(!proc_contains(&a.c.p, "refused"), "foot: nothing refused");
+	app_stop(&a, "foot");
+}
+
 /* The toytoolkit's red subsurface: red, whatever its spinner does. */
 static int count_red(struct app *a)
 {
@@ -229,6 +311,7 @@ static void test_weston_subsurfaces_gl_permissive(void)
 
 static const struct harness_test tests[] = {
 	{ "app-foot", test_foot },
+	{ "app-foot-typing", test_foot_typing },
 	{ "app-weston-subsurfaces", test_weston_subsurfaces },
 	{ "app-weston-subsurfaces-gl-refused", test_weston_subsurfaces_gl_refused },
 	{ "app-weston-subsurfaces-gl-permissive", test_weston_subsurfaces_gl_permissive },

@@ -57,7 +57,7 @@ struct win {
 	int configures;			/* xdg_surface.configure events */
 	uint32_t serial;
 	int32_t w, h;			/* of the last xdg_toplevel.configure */
-	bool maximized, fullscreen, other_state;
+	bool maximized, fullscreen, activated, other_state;
 };
 
 /* Starts the compositor and connects; wl_compositor, wl_shm and

@@ -1,0 +1,280 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pointer.c - wl_pointer: which surface is under the cursor, and what
+ * it is told.
+ *
+ * The cursor (input/input.c keeps it, in output coordinates) is over
+ * the topmost visible surface whose input region holds it
+ * (wlseal_scene_view_at, subsurfaces included). That surface has the
+ * pointer focus: its client's wl_pointers get enter (with a serial and
+ * the surface-local position) and leave when the cursor goes elsewhere,
+ * motion in surface-local coordinates, button, and axis events, each
+ * group closed by frame (version 5 on) as the device's SYN_REPORT
+ * closes it. No implicit grab: a button held while the cursor leaves
+ * does not keep the focus (nothing in wlseal drags).
+ *
+ * set_cursor keeps only the role check: the cursor surface is never
+ * drawn. In the VM, QEMU's window shows the host's cursor over the
+ * tablet's position, and the host tests have no screen to show one on.
+ */
+#include <wayland-server-protocol.h>
+
+#include "log.h"
+#include "seat.h"
+
+/* One wheel click: wl_pointer.axis in surface pixels, as most
+ * compositors scroll. */
+#define AXIS_PER_CLICK 10
+
+static void resource_destroy(struct wl_client *c, struct wl_resource *r)
+{
+	wl_resource_destroy(r);
+}
+
+static void pointer_set_cursor(struct wl_client *c, struct wl_resource *r,
+			       uint32_t serial, struct wl_resource *surface,
+			       int32_t x, int32_t y)
+{
+	struct wlseal_surface *s = surface ? wlseal_surface_from_resource(surface)
+					   : NULL;
+
+	/* The cursor role is never given (nothing draws it), so any role
+	 * at all is another role. */
+	if (s && s->role) {
+		wl_resource_post_error(r, WL_POINTER_ERROR_ROLE,
+				       "cursor wl_surface@%u already has a role",
+				       wl_resource_get_id(surface));
+		return;
+	}
+}
+
+static const struct wl_pointer_interface pointer_impl = {
+	.set_cursor = pointer_set_cursor,
+	.release = resource_destroy,
+};
+
+static void unlink_resource(struct wl_resource *r)
+{
+	wl_list_remove(wl_resource_get_link(r));
+}
+
+static void focus_gone(struct wl_listener *l, void *data)
+{
+	struct wlseal_pointer *p = wl_container_of(l, p, focus.destroy);
+
+	/* The surface is being destroyed: no leave for it. */
+	wlseal_focus_set(&p->focus, NULL);
+}
+
+void wlseal_pointer_init(struct wlseal_pointer *p, struct wlseal_server *server)
+{
+	*p = (struct wlseal_pointer){ .server = server };
+	wl_list_init(&p->resources);
+	wl_list_init(&p->focus.destroy.link);
+	p->focus.destroy.notify = focus_gone;
+	p->x = server->output.width / 2;
+	p->y = server->output.height / 2;
+}
+
+void wlseal_pointer_finish(struct wlseal_pointer *p)
+{
+	wlseal_focus_set(&p->focus, NULL);
+}
+
+static struct wl_client *focus_client(struct wlseal_pointer *p)
+{
+	return p->focus.surface ? wl_resource_get_client(p->focus.surface->resource)
+				: NULL;
+}
+
+/* @r's client got an event: it gets the next frame. */
+static void pending(struct wlseal_pointer *p, struct wl_resource *r)
+{
+	struct wl_client *client = wl_resource_get_client(r);
+
+	if (p->frame_clients[0] != client && p->frame_clients[1] != client)
+		p->frame_clients[p->frame_clients[0] ? 1 : 0] = client;
+}
+
+static void send_enter_to(struct wlseal_pointer *p, struct wl_resource *r,
+			  double sx, double sy)
+{
+	wl_pointer_send_enter(r, p->enter_serial, p->focus.surface->resource,
+			      wl_fixed_from_double(sx), wl_fixed_from_double(sy));
+	pending(p, r);
+}
+
+void wlseal_pointer_create(struct wlseal_pointer *p, struct wl_client *client,
+			   uint32_t version, uint32_t id)
+{
+	struct wl_resource *r;
+
+	r = wl_resource_create(client, &wl_pointer_interface, (int)version, id);
+	if (!r) {
+		wl_client_post_no_memory(client);
+		return;
+	}
+	wl_resource_set_implementation(r, &pointer_impl, p, unlink_resource);
+	wl_list_insert(&p->resources, wl_resource_get_link(r));
+	/* Made while the cursor is over one of its client's surfaces. */
+	if (focus_client(p) == client) {
+		double sx = 0, sy = 0;
+		struct wlseal_scene_view *v;
+
+		v = wlseal_scene_view_at(&p->server->scene, p->x, p->y, &sx, &sy);
+		if (v == &p->focus.surface->view) {
+			send_enter_to(p, r, sx, sy);
+			wlseal_pointer_frame(p);
+		}
+	}
+}
+
+/* Leave the old surface, enter @s at (@sx, @sy); nothing if unchanged. */
+static bool set_focus(struct wlseal_pointer *p, struct wlseal_surface *s,
+		      double sx, double sy)
+{
+	struct wl_resource *r;
+	struct wl_client *client;
+
+	if (p->focus.surface == s)
+		return false;
+	if ((client = focus_client(p))) {
+		uint32_t serial = wl_display_next_serial(p->server->display);
+
+		wl_resource_for_each(r, &p->resources)
+			if (wl_resource_get_client(r) == client) {
+				wl_pointer_send_leave(r, serial,
+						      p->focus.surface->resource);
+				pending(p, r);
+			}
+	}
+	wlseal_focus_set(&p->focus, s);
+	if (!s)
+		return true;
+	client = focus_client(p);
+	p->enter_serial = wl_display_next_serial(p->server->display);
+	wl_resource_for_each(r, &p->resources)
+		if (wl_resource_get_client(r) == client)
+			send_enter_to(p, r, sx, sy);
+	wlseal_debug("pointer focus pid=%d wl_surface@%u at %.2f,%.2f",
+		     (int)wlseal_client_pid(client), wl_resource_get_id(s->resource),
+		     sx, sy);
+	return true;
+}
+
+/* The surface under the cursor, and where on it. */
+static struct wlseal_surface *hit(struct wlseal_pointer *p, double *sx,
+				  double *sy)
+{
+	struct wlseal_scene_view *v;
+	struct wlseal_surface *s;
+
+	v = wlseal_scene_view_at(&p->server->scene, p->x, p->y, sx, sy);
+	if (!v)
+		return NULL;
+	/* Every view in the scene is a wl_surface's (surface.c). */
+	s = wl_container_of(v, s, view);
+	return s;
+}
+
+void wlseal_pointer_leave(struct wlseal_pointer *p)
+{
+	if (set_focus(p, NULL, 0, 0))
+		wlseal_pointer_frame(p);
+}
+
+void wlseal_pointer_motion(struct wlseal_pointer *p, uint32_t time,
+			   double x, double y)
+{
+	struct wlseal_surface *s;
+	struct wl_resource *r;
+	struct wl_client *client;
+	double sx = 0, sy = 0;
+
+	p->x = x;
+	p->y = y;
+	s = hit(p, &sx, &sy);
+	/* enter already carries the position. */
+	if (set_focus(p, s, sx, sy) || !s)
+		return;
+	client = focus_client(p);
+	wl_resource_for_each(r, &p->resources)
+		if (wl_resource_get_client(r) == client) {
+			wl_pointer_send_motion(r, time, wl_fixed_from_double(sx),
+					       wl_fixed_from_double(sy));
+			pending(p, r);
+		}
+}
+
+void wlseal_pointer_rehit(struct wlseal_pointer *p)
+{
+	struct wlseal_surface *s;
+	double sx = 0, sy = 0;
+
+	s = hit(p, &sx, &sy);
+	if (set_focus(p, s, sx, sy))
+		wlseal_pointer_frame(p);
+}
+
+void wlseal_pointer_button(struct wlseal_pointer *p, uint32_t time,
+			   uint32_t button, bool pressed)
+{
+	struct wl_client *client = focus_client(p);
+	struct wl_resource *r;
+	uint32_t serial;
+
+	if (!client)
+		return;
+	serial = wl_display_next_serial(p->server->display);
+	wl_resource_for_each(r, &p->resources)
+		if (wl_resource_get_client(r) == client) {
+			wl_pointer_send_button(r, serial, time, button,
+					       pressed ? WL_POINTER_BUTTON_STATE_PRESSED
+						       : WL_POINTER_BUTTON_STATE_RELEASED);
+			pending(p, r);
+		}
+}
+
+void wlseal_pointer_axis(struct wlseal_pointer *p, uint32_t time,
+			 bool vertical, int32_t clicks)
+{
+	struct wl_client *client = focus_client(p);
+	uint32_t axis = vertical ? WL_POINTER_AXIS_VERTICAL_SCROLL
+				 : WL_POINTER_AXIS_HORIZONTAL_SCROLL;
+	/* REL_WHEEL is positive away from the user, which scrolls up:
+	 * negative in wl_pointer's terms. REL_HWHEEL agrees with it. */
+	int32_t steps = vertical ? -clicks : clicks;
+	struct wl_resource *r;
+
+	if (!client || !clicks)
+		return;
+	wl_resource_for_each(r, &p->resources) {
+		int version = wl_resource_get_version(r);
+
+		if (wl_resource_get_client(r) != client)
+			continue;
+		if (version >= WL_POINTER_AXIS_SOURCE_SINCE_VERSION)
+			wl_pointer_send_axis_source(r, WL_POINTER_AXIS_SOURCE_WHEEL);
+		if (version >= WL_POINTER_AXIS_VALUE120_SINCE_VERSION)
+			wl_pointer_send_axis_value120(r, axis, steps * 120);
+		else if (version >= WL_POINTER_AXIS_DISCRETE_SINCE_VERSION)
+			wl_pointer_send_axis_discrete(r, axis, steps);
+		wl_pointer_send_axis(r, time, axis,
+				     wl_fixed_from_int(steps * AXIS_PER_CLICK));
+		pending(p, r);
+	}
+}
+
+void wlseal_pointer_frame(struct wlseal_pointer *p)
+{
+	struct wl_resource *r;
+
+	/* To the clients that got something: the one left and the one
+	 * entered may differ. */
+	wl_resource_for_each(r, &p->resources)
+		if ((wl_resource_get_client(r) == p->frame_clients[0] ||
+		     wl_resource_get_client(r) == p->frame_clients[1]) &&
+		    wl_resource_get_version(r) >= WL_POINTER_FRAME_SINCE_VERSION)
+			wl_pointer_send_frame(r);
+	p->frame_clients[0] = p->frame_clients[1] = NULL;
+}

@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * seat.h - the seat's parts, shared by seat.c (the wl_seat global,
+ * capabilities, focus), keyboard.c (wl_keyboard, xkb_state), keymap.c
+ * (the sealed keymap memfd) and pointer.c (wl_pointer, hit testing).
+ *
+ * Calls go one way: seat.c calls keyboard.c and pointer.c, keyboard.c
+ * calls keymap.c; none calls back. Focus is a wlseal_surface pointer
+ * guarded by a destroy listener on the surface's resource, which fires
+ * before the surface's own destroy code (and before it unmaps), so no
+ * pointer to a surface outlives it.
+ */
+#ifndef WLSEAL_SEAT_H
+#define WLSEAL_SEAT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <wayland-server-core.h>
+#include <xkbcommon/xkbcommon.h>
+
+#include "wl.h"
+
+struct wlseal_keymap {
+	int fd;				/* the sealed memfd, -1: none */
+	const char *map;		/* PROT_READ mapping of it */
+	size_t size;			/* the text and its NUL */
+	bool warned;			/* no /proc: said once */
+};
+
+/* keymap.c */
+bool wlseal_keymap_init(struct wlseal_keymap *km, const char *text);
+void wlseal_keymap_finish(struct wlseal_keymap *km);
+/* A new fd of the keymap for one client (the caller closes it), or -1. */
+int wlseal_keymap_client_fd(struct wlseal_keymap *km);
+
+/* A focus: a surface, forgotten when its resource goes. */
+struct wlseal_focus {
+	struct wlseal_surface *surface;	/* NULL: none */
+	struct wl_listener destroy;	/* on surface->resource */
+};
+
+struct wlseal_keyboard {
+	struct wlseal_server *server;
+	struct wl_list resources;	/* wl_keyboard, wl_resource_get_link */
+	struct wlseal_keymap keymap;
+	struct xkb_context *ctx;
+	struct xkb_keymap *xkb;
+	struct xkb_state *state;
+	struct wl_array pressed;	/* uint32_t evdev codes held down */
+	struct wlseal_focus focus;
+	uint32_t mods[4];		/* depressed, latched, locked, group */
+};
+
+struct wlseal_pointer {
+	struct wlseal_server *server;
+	struct wl_list resources;	/* wl_pointer, wl_resource_get_link */
+	struct wlseal_focus focus;
+	double x, y;			/* the cursor, output coordinates */
+	uint32_t enter_serial;
+	/* Who got events since the last frame (at most the client left
+	 * and the one entered). */
+	struct wl_client *frame_clients[2];
+};
+
+/* keyboard.c */
+bool wlseal_keyboard_init(struct wlseal_keyboard *kb,
+			  struct wlseal_server *server);
+void wlseal_keyboard_finish(struct wlseal_keyboard *kb);
+void wlseal_keyboard_create(struct wlseal_keyboard *kb,
+			    struct wl_client *client, uint32_t version,
+			    uint32_t id);
+/* leave to the old focus, enter (with the keys held) to @s or nothing. */
+void wlseal_keyboard_set_focus(struct wlseal_keyboard *kb,
+			       struct wlseal_surface *s);
+void wlseal_keyboard_key(struct wlseal_keyboard *kb, uint32_t time,
+			 uint32_t key, bool pressed);
+
+/* pointer.c */
+void wlseal_pointer_init(struct wlseal_pointer *p, struct wlseal_server *server);
+void wlseal_pointer_finish(struct wlseal_pointer *p);
+void wlseal_pointer_create(struct wlseal_pointer *p, struct wl_client *client,
+			   uint32_t version, uint32_t id);
+/* The cursor is at @x, @y: enter, leave and motion as needed. */
+void wlseal_pointer_motion(struct wlseal_pointer *p, uint32_t time,
+			   double x, double y);
+/* No pointer device any more: the focus is left. */
+void wlseal_pointer_leave(struct wlseal_pointer *p);
+/* The scene changed under the cursor: enter or leave, no motion. */
+void wlseal_pointer_rehit(struct wlseal_pointer *p);
+void wlseal_pointer_button(struct wlseal_pointer *p, uint32_t time,
+			   uint32_t button, bool pressed);
+void wlseal_pointer_axis(struct wlseal_pointer *p, uint32_t time,
+			 bool vertical, int32_t clicks);
+void wlseal_pointer_frame(struct wlseal_pointer *p);
+
+/* @f follows @s (or nothing). The listener sits on the surface's
+ * resource: it fires before the surface's own destroy code runs. */
+static inline void wlseal_focus_set(struct wlseal_focus *f,
+				    struct wlseal_surface *s)
+{
+	wl_list_remove(&f->destroy.link);
+	wl_list_init(&f->destroy.link);
+	f->surface = s;
+	if (s)
+		wl_resource_add_destroy_listener(s->resource, &f->destroy);
+}
+
+#endif

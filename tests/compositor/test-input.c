@@ -1,0 +1,402 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test-input - wl_seat, wl_keyboard and wl_pointer against a headless
+ * compositor whose input device is a FIFO (--input, evdev-fifo.h): the
+ * sealed read-only keymap, keys and modifiers to the focused toplevel,
+ * pointer enter, motion, leave and buttons at surface-local positions,
+ * click-to-focus, and a device that goes away.
+ *
+ * Usage: test-input TEST (TAP output).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/input.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "input-client.h"
+
+#define SEALS_ALL (F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL)
+
+/* @cond (a call that must fail) holds; says with which errno. */
+#define FAILS(cond, what) do {						\
+		errno = 0;						\
+		bool ok_ = (cond);					\
+		int e_ = errno;						\
+		check(ok_, "%s fails (%s)", what, e_ ? strerror(e_) : "no error"); \
+	} while (0)
+
+/*
+ * The keymap fd a client gets: sealed against every change, open
+ * read-only, its own open file (its own offset), mappable MAP_SHARED
+ * (wl_keyboard version 5 here: before 7 a client may map it shared),
+ * XKB text. And a writable reopen through /proc gains nothing.
+ */
+static void test_keymap(void)
+{
+	static struct sc sc;
+	int fd, fd2, rw, seals, fl;
+	struct stat st, st2;
+	char path[64], *text;
+	void *p;
+
+	sc_start(&sc, 5);
+	sc_keyboard(&sc);
+	fd = sc.keymap_fd;
+	check(sc.keymap_format == WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1,
+	      "keymap format XKB_V1 (%u)", sc.keymap_format);
+	check(sc.repeat_rate > 0 && sc.repeat_delay > 0,
+	      "repeat_info %d/s after %d ms", sc.repeat_rate, sc.repeat_delay);
+	seals = fcntl(fd, F_GET_SEALS);
+	check(seals == SEALS_ALL, "seals are SHRINK|GROW|WRITE|SEAL (0x%x)", seals);
+	fl = fcntl(fd, F_GETFL);
+	check(fl >= 0 && (fl & O_ACCMODE) == O_RDONLY, "F_GETFL is O_RDONLY (0%o)",
+	      fl & O_ACCMODE);
+	check(fstat(fd, &st) == 0 && st.st_size == sc.keymap_size,
+	      "the file is the announced %u bytes", sc.keymap_size);
+	FAILS(ftruncate(fd, 0) < 0, "ftruncate");
+	FAILS(write(fd, "x", 1) < 0, "write");
+	FAILS(pwrite(fd, "x", 1, 0) < 0, "pwrite");
+	FAILS(fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 0,
+			4096) < 0, "punching a hole");
+	FAILS(fcntl(fd, F_ADD_SEALS, F_SEAL_FUTURE_WRITE) < 0, "F_ADD_SEALS");
+	FAILS(mmap(NULL, sc.keymap_size, PROT_READ | PROT_WRITE, MAP_SHARED,
+		   fd, 0) == MAP_FAILED, "a writable shared mapping");
+	p = mmap(NULL, sc.keymap_size, PROT_READ, MAP_SHARED, fd, 0);
+	check(p != MAP_FAILED, "MAP_SHARED, PROT_READ works (%s)",
+	      p == MAP_FAILED ? strerror(errno) : "mapped");
+	if (p == MAP_FAILED)
+		fail("cannot read the keymap");
+	text = p;
+	check(!strncmp(text, "xkb_keymap", 10), "the text starts with xkb_keymap");
+	check(text[sc.keymap_size - 1] == 0 && strlen(text) == sc.keymap_size - 1,
+	      "the text is NUL-terminated at the announced size");
+	munmap(p, sc.keymap_size);
+
+	/* Another client's view of it: the reopen through /proc makes it
+	 * writable in name only; the seals hold. */
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	rw = open(path, O_RDWR);
+	check(rw >= 0, "the fd reopens O_RDWR through /proc (%s)",
+	      rw < 0 ? strerror(errno) : "yes");
+	if (rw >= 0) {
+		FAILS(write(rw, "x", 1) < 0 && errno == EPERM,
+		      "even so, write with EPERM");
+		FAILS(ftruncate(rw, 0) < 0 && errno == EPERM,
+		      "ftruncate with EPERM");
+		FAILS(fcntl(rw, F_ADD_SEALS, F_SEAL_FUTURE_WRITE) < 0 &&
+		      errno == EPERM, "F_ADD_SEALS with EPERM (F_SEAL_SEAL)");
+		close(rw);
+	}
+
+	/* A second keyboard: the same file, its own open file. */
+	sc.keymap_fd = -1;
+	sc_keyboard(&sc);
+	fd2 = sc.keymap_fd;
+	check(fstat(fd2, &st2) == 0 && st2.st_ino == st.st_ino &&
+	      st2.st_dev == st.st_dev, "a second keyboard gets the same file");
+	check(lseek(fd, 100, SEEK_SET) == 100 && lseek(fd2, 0, SEEK_CUR) == 0,
+	      "with its own offset (another open file description)");
+	close(fd);
+	sc_stop(&sc);
+}
+
+/*
+ * Keys to the newest toplevel, with xkb modifiers; the keys held go
+ * with enter; records split across writes and junk records are handled;
+ * a destroyed toplevel passes the focus on.
+ */
+static void test_keys(void)
+{
+	static struct sc sc;
+	struct win a, b;
+	struct input_event ev[2];
+	int x, y, n;
+
+	sc_start(&sc, 8);
+	sc_keyboard(&sc);
+	sc_window(&sc, &a, 0, 40, RED, &x, &y);
+	expect(&sc, "kb-enter", "kb-enter A keys");
+	expect(&sc, "mods", "mods 0 0 0 0");
+	expect_activated(&sc, &a, true, "A, the newest toplevel");
+
+	fifo_key(&sc.f, KEY_LEFTSHIFT, 1);
+	fifo_key(&sc.f, KEY_A, 1);
+	fifo_key(&sc.f, KEY_A, 0);
+	fifo_key(&sc.f, KEY_LEFTSHIFT, 0);
+	expect(&sc, "key", "key 42 pressed");
+	expect(&sc, "mods", "mods 1 0 0 0");
+	expect(&sc, "key", "key 30 pressed");
+	expect(&sc, "key", "key 30 released");
+	expect(&sc, "key", "key 42 released");
+	expect(&sc, "mods", "mods 0 0 0 0");
+
+	/* Caps lock: a locked modifier (Lock, bit 1), unlocked when the
+	 * second press is released. */
+	fifo_key(&sc.f, KEY_CAPSLOCK, 1);
+	fifo_key(&sc.f, KEY_CAPSLOCK, 0);
+	expect(&sc, "mods", "mods 2 0 2 0");
+	expect(&sc, "mods", "mods 0 0 2 0");
+	fifo_key(&sc.f, KEY_CAPSLOCK, 1);
+	fifo_key(&sc.f, KEY_CAPSLOCK, 0);
+	expect(&sc, "mods", "mods 2 0 2 0");
+	expect(&sc, "mods", "mods 0 0 0 0");
+
+	/* Held while B maps: B's enter carries it. */
+	fifo_key(&sc.f, KEY_B, 1);
+	expect(&sc, "key", "key 48 pressed");
+	sc_window(&sc, &b, 1, 40, GREEN, &x, &y);
+	expect(&sc, "kb-", "kb-leave A");
+	expect(&sc, "kb-", "kb-enter B keys 48");
+	expect_activated(&sc, &b, true, "B, now the newest");
+	expect_activated(&sc, &a, false, "A, no longer focused");
+	fifo_key(&sc.f, KEY_B, 0);
+	expect(&sc, "key", "key 48 released");
+
+	/* Junk (an unknown type, a code past KEY_MAX, an autorepeat) and
+	 * a record cut in two: one write with half of KEY_C's press,
+	 * seen to be read when KEY_D's press arrives, then the rest. */
+	fifo_event(&sc.f, 0x1f, 0xffff, 7);
+	fifo_event(&sc.f, EV_KEY, 0xffff, 1);
+	fifo_event(&sc.f, EV_KEY, KEY_E, 2);
+	memset(ev, 0, sizeof(ev));
+	ev[0].type = EV_KEY;
+	ev[0].code = KEY_D;
+	ev[0].value = 1;
+	ev[1].type = EV_KEY;
+	ev[1].code = KEY_C;
+	ev[1].value = 1;
+	fifo_write(&sc.f, ev, sizeof(ev[0]) + sizeof(ev[1]) / 2);
+	expect(&sc, "key", "key 32 pressed");
+	fifo_write(&sc.f, (char *)&ev[1] + sizeof(ev[1]) / 2,
+		   sizeof(ev[1]) - sizeof(ev[1]) / 2);
+	fifo_syn(&sc.f);
+	expect(&sc, "key", "key 46 pressed");
+	fifo_key(&sc.f, KEY_C, 0);
+	fifo_key(&sc.f, KEY_D, 0);
+	expect(&sc, "key", "key 46 released");
+	expect(&sc, "key", "key 32 released");
+
+	/* B unmaps (a NULL buffer): A gets the keyboard. B starts over
+	 * with an initial commit; the configure it gets acks fine (none
+	 * was sent for the lost focus), and mapped again B is the newest. */
+	n = b.configures;
+	wl_surface_attach(b.s, NULL, 0, 0);
+	wl_surface_commit(b.s);
+	expect(&sc, "kb-", "kb-leave B");
+	expect(&sc, "kb-", "kb-enter A keys");
+	if (wl_display_roundtrip(sc.t.display) < 0)
+		fail("B unmapped: %s", last_client_log);
+	if (b.configures > n) {
+		/* Whatever the compositor sends, it must accept the ack. */
+		xdg_surface_ack_configure(b.xs, b.serial);
+		if (wl_display_roundtrip(sc.t.display) < 0)
+			fail("acking the configure B got unmapped: %s",
+			     last_client_log);
+	}
+	tap_ok("B unmapped got %d configures, acks accepted", b.configures - n);
+	expect_activated(&sc, &a, true, "A, B unmapped");
+	win_initial_commit(&b);
+	check(!b.activated, "B's new initial configure: not activated");
+	win_draw(&b, 40, 40, GREEN);
+	expect(&sc, "kb-", "kb-leave A");
+	expect(&sc, "kb-", "kb-enter B keys");
+	expect_activated(&sc, &b, true, "B, mapped again");
+	expect_activated(&sc, &a, false, "A, B mapped again");
+
+	/* B goes: A, the topmost left, gets the focus back. */
+	xdg_toplevel_destroy(b.tl);
+	xdg_surface_destroy(b.xs);
+	wl_surface_destroy(b.s);
+	expect(&sc, "kb-", "kb-leave (destroyed)");
+	expect(&sc, "kb-", "kb-enter A keys");
+	expect_activated(&sc, &a, true, "A again, B destroyed");
+	fifo_key(&sc.f, KEY_X, 1);
+	expect(&sc, "key", "key 45 pressed");
+	sc_stop(&sc);
+}
+
+/*
+ * Surface-local positions, enter and leave between two windows, an
+ * input region, buttons, click-to-focus, the wheel, frames, a
+ * subsurface.
+ */
+static void test_pointer(void)
+{
+	static struct sc sc;
+	struct win a, b;
+	struct wl_subsurface *ss;
+	struct wl_surface *sub;
+	struct wl_region *r;
+	int ax, ay, bx, by;
+
+	sc_start(&sc, 8);
+	sc_keyboard(&sc);
+	sc_pointer(&sc);
+	sc_window(&sc, &a, 0, 40, RED, &ax, &ay);
+	/* B takes input only on its left half. */
+	win_create(&sc.t, &b);
+	sc.named[1] = b.s;
+	r = wl_compositor_create_region(sc.t.compositor);
+	wl_region_add(r, 0, 0, 20, 40);
+	wl_surface_set_input_region(b.s, r);
+	wl_region_destroy(r);
+	win_initial_commit(&b);
+	win_draw(&b, 40, 40, GREEN);
+	wait_mapped(&sc.t, &bx, &by, "B");
+	check(bx >= ax + 40 || by >= ay + 40, "A at %d,%d and B at %d,%d apart",
+	      ax, ay, bx, by);
+	expect(&sc, "kb-enter", "kb-enter A keys");
+	expect(&sc, "kb-", "kb-leave A");
+	expect(&sc, "kb-", "kb-enter B keys");
+
+	fifo_move(&sc.f, ax + 10, ay + 20);
+	expect(&sc, "ptr-", "ptr-enter A 10.00 20.00");
+	expect(&sc, "ptr-", "ptr-frame");
+	fifo_move(&sc.f, ax + 18, ay + 29);
+	expect(&sc, "ptr-", "ptr-motion 18.00 29.00");
+	expect(&sc, "ptr-", "ptr-frame");
+	/* B's right half: outside its input region, nobody's. */
+	fifo_move(&sc.f, bx + 30, by + 10);
+	expect(&sc, "ptr-", "ptr-leave A");
+	expect(&sc, "ptr-", "ptr-frame");
+	fifo_move(&sc.f, bx + 5, by + 10);
+	expect(&sc, "ptr-", "ptr-enter B 5.00 10.00");
+	expect(&sc, "ptr-", "ptr-frame");
+
+	fifo_key(&sc.f, BTN_LEFT, 1);
+	fifo_key(&sc.f, BTN_LEFT, 0);
+	expect(&sc, "ptr-", "ptr-button 272 pressed");
+	expect(&sc, "ptr-", "ptr-frame");
+	expect(&sc, "ptr-", "ptr-button 272 released");
+	expect(&sc, "ptr-", "ptr-frame");
+
+	/* Click on A: it gets the keyboard before the button. */
+	fifo_move(&sc.f, ax + 1, ay + 2);
+	expect(&sc, "ptr-", "ptr-leave B");
+	expect(&sc, "ptr-", "ptr-enter A 1.00 2.00");
+	expect(&sc, "ptr-", "ptr-frame");
+	fifo_key(&sc.f, BTN_RIGHT, 1);
+	expect(&sc, "kb-", "kb-leave B");
+	expect(&sc, "kb-", "kb-enter A keys");
+	expect(&sc, "ptr-", "ptr-button 273 pressed");
+	check(strstr(sc.log, "kb-enter A keys\nmods 0 0 0 0\nptr-button 273") != NULL,
+	      "the keyboard enter came before the button");
+	expect_activated(&sc, &a, true, "A, clicked");
+	fifo_key(&sc.f, BTN_RIGHT, 0);
+	expect(&sc, "ptr-", "ptr-frame");
+	expect(&sc, "ptr-", "ptr-button 273 released");
+
+	/* One wheel click away from the user: scroll up. */
+	fifo_event(&sc.f, EV_REL, REL_WHEEL, 1);
+	fifo_syn(&sc.f);
+	expect(&sc, "ptr-", "ptr-frame");
+	expect(&sc, "ptr-", "ptr-axis-source 0");
+	expect(&sc, "ptr-", "ptr-axis-value120 0 -120");
+	expect(&sc, "ptr-", "ptr-axis 0 -10.00");
+	expect(&sc, "ptr-", "ptr-frame");
+
+	/* A subsurface C of A, reaching out of A: the pointer finds it
+	 * over A and outside A; a click on it focuses A, its root. */
+	sub = surface(&sc.t);
+	sc.named[2] = sub;
+	if (!sc.t.subcompositor)
+		fail("no wl_subcompositor");
+	ss = wl_subcompositor_get_subsurface(sc.t.subcompositor, sub, a.s);
+	wl_subsurface_set_position(ss, 30, 30);
+	show(&sc.t, sub, 20, 20, BLUE);
+	wl_surface_commit(a.s);
+	if (wl_display_roundtrip(sc.t.display) < 0)
+		fail("subsurface: %s", last_client_log);
+	fifo_move(&sc.f, bx + 5, by + 5);
+	fifo_key(&sc.f, BTN_LEFT, 1);
+	fifo_key(&sc.f, BTN_LEFT, 0);
+	expect(&sc, "kb-", "kb-leave A");
+	expect(&sc, "kb-", "kb-enter B keys");
+	fifo_move(&sc.f, ax + 35, ay + 36);
+	expect(&sc, "ptr-enter", "ptr-enter C 5.00 6.00");
+	fifo_move(&sc.f, ax + 45, ay + 47);
+	expect(&sc, "ptr-motion", "ptr-motion 15.00 17.00");
+	fifo_key(&sc.f, BTN_LEFT, 1);
+	fifo_key(&sc.f, BTN_LEFT, 0);
+	expect(&sc, "kb-", "kb-leave B");
+	expect(&sc, "kb-", "kb-enter A keys");
+	fifo_move(&sc.f, ax + 1, ay + 2);
+	expect(&sc, "ptr-leave", "ptr-leave C");
+	expect(&sc, "ptr-enter", "ptr-enter A 1.00 2.00");
+	wl_subsurface_destroy(ss);
+	wl_surface_destroy(sub);
+
+	/* A goes from under the cursor. Its xdg_toplevel goes first, which
+	 * unmaps it: leave comes then, for a wl_surface that this client
+	 * has destroyed too by the time it reads them. B, the topmost
+	 * left, gets the keyboard. */
+	xdg_toplevel_destroy(a.tl);
+	xdg_surface_destroy(a.xs);
+	wl_surface_destroy(a.s);
+	expect(&sc, "kb-", "kb-leave (destroyed)");
+	expect(&sc, "kb-", "kb-enter B keys");
+	expect(&sc, "ptr-", "ptr-leave (destroyed)");
+	expect(&sc, "ptr-", "ptr-frame");
+	fifo_move(&sc.f, bx + 2, by + 3);
+	expect(&sc, "ptr-", "ptr-enter B 2.00 3.00");
+	sc_stop(&sc);
+}
+
+/* The FIFO's writer closes: the device is gone, and so are the seat's
+ * capabilities; the compositor carries on. */
+static void test_vanish(void)
+{
+	static struct sc sc;
+
+	sc_start(&sc, 8);
+	sc_keyboard(&sc);
+	sc_pointer(&sc);
+	fifo_close(&sc.f);
+	expect(&sc, "caps", "caps 0");
+	check(proc_wait(&sc.t.c.p, &sc.t.log_from, "device removed", TIMEOUT_MS,
+			NULL, 0), "the compositor logged the device's end");
+	check(wl_display_roundtrip(sc.t.display) >= 0, "the compositor answers");
+	sc_stop(&sc);
+}
+
+/* An --input that cannot be opened stops the start, with its reason;
+ * --help names the option. */
+static void test_bad_path(void)
+{
+	char *argv[] = { (char *)bin_compositor(), "--backend=headless",
+			 "--socket=wlseal-bad-input",
+			 "--input=/nonexistent/wlseal-input", NULL };
+	char *help[] = { (char *)bin_compositor(), "--help", NULL };
+	struct proc p;
+
+	proc_spawn(&p, help);
+	check(proc_wait_exit(&p, TIMEOUT_MS) && proc_contains(&p, "--input=PATH"),
+	      "--help names --input=PATH");
+	proc_spawn(&p, argv);
+	if (!proc_wait_exit(&p, TIMEOUT_MS))
+		fail("the compositor did not exit");
+	check(WIFEXITED(p.status) && WEXITSTATUS(p.status) != 0,
+	      "it exits with a failure status (0x%x)", p.status);
+	check(proc_contains(&p, "input /nonexistent/wlseal-input: No such file"),
+	      "and says why");
+	check(!proc_contains(&p, "ready"), "it never became ready");
+}
+
+static const struct harness_test tests[] = {
+	{ "input-keymap", test_keymap },
+	{ "input-keys", test_keys },
+	{ "input-pointer", test_pointer },
+	{ "input-vanish", test_vanish },
+	{ "input-bad-path", test_bad_path },
+};
+
+int main(int argc, char **argv)
+{
+	return harness_main("test-input", tests, sizeof(tests) / sizeof(tests[0]),
+			    argc, argv);
+}
