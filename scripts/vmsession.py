@@ -163,7 +163,9 @@ class Session:
                 text += "\n"
             try:
                 for batch in key_events(text):
-                    self.qmp_client().command("input-send-event", device="kbd0", events=batch)
+                    # QMP's "device" names the console (gpu0), not the input
+                    # device: QEMU routes the keys to the keyboard bound to it.
+                    self.qmp_client().command("input-send-event", device="gpu0", events=batch)
                 self.reply("WLSEAL-ACK type done")
             except (RuntimeError, OSError, ValueError) as e:
                 log(f"error: wlseal-type: {e}")
