@@ -102,9 +102,9 @@ static void subsurface_role_commit(struct wlseal_surface *s)
 
 	if (!sub->in_scene)
 		return;
-	if (s->buffer && !s->view.mapped)
+	if (s->has_content && !s->view.mapped)
 		wlseal_scene_map(scene, &s->view);
-	else if (!s->buffer && s->view.mapped)
+	else if (!s->has_content && s->view.mapped)
 		wlseal_scene_unmap(scene, &s->view);
 }
 

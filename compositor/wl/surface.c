@@ -245,6 +245,7 @@ static void surface_apply(struct wlseal_surface *s,
 		if (old && old != st->buffer)
 			wl_buffer_send_release(old);
 		s->buffer = st->buffer;
+		s->has_content = s->buffer != NULL;
 		if (s->buffer) {
 			wlseal_buffer_get_size(s->buffer, &s->view.width,
 					       &s->view.height);

@@ -70,6 +70,11 @@ struct wlseal_surface {
 	/* Committed state; view.width and view.height are its size. */
 	struct wl_resource *buffer;
 	struct wl_listener buffer_destroy;
+	/* The last attach committed a buffer, not NULL. Roles map and unmap
+	 * on this, not on @buffer: a shown buffer the client destroys
+	 * leaves @buffer NULL, the surface mapped and showing nothing
+	 * (only a committed NULL attach unmaps). */
+	bool has_content;
 	struct wl_list frame_callbacks;		/* waiting for the next repaint */
 	struct wl_list feedbacks;
 	pixman_region32_t opaque;		/* view.opaque points here */
@@ -175,6 +180,10 @@ struct wlseal_xdg_toplevel {
 	} sent[WLSEAL_XDG_CONFIGURES];
 	int n_sent;
 	bool resend;			/* @wanted changed while sent[] was full */
+	/* Serials sent before the last unmap reset forgot them: the
+	 * client may have acked one before it saw its own unmap land. */
+	bool has_stale;
+	uint32_t stale_first, stale_last;
 	bool initial_sent;		/* the initial commit was answered */
 	bool configured;		/* a configure was acked */
 	struct wlseal_xdg_state acked;	/* the last one acked */

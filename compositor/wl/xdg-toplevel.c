@@ -80,6 +80,17 @@ void wlseal_xdg_toplevel_configure(struct wlseal_xdg_toplevel *tl)
 		send_configure(tl);
 }
 
+/* An ack of a configure that went out before the unmap reset is no
+ * error: the client sent it before it knew. It changes nothing; the
+ * window waits for the ack of its new initial configure. Serials wrap,
+ * so "between" is measured as a distance from the first. */
+static bool serial_is_stale(const struct wlseal_xdg_toplevel *tl,
+			    uint32_t serial)
+{
+	return tl->has_stale &&
+	       serial - tl->stale_first <= tl->stale_last - tl->stale_first;
+}
+
 bool wlseal_xdg_toplevel_ack(struct wlseal_xdg_toplevel *tl, uint32_t serial)
 {
 	int i;
@@ -87,7 +98,8 @@ bool wlseal_xdg_toplevel_ack(struct wlseal_xdg_toplevel *tl, uint32_t serial)
 	for (i = 0; i < tl->n_sent && tl->sent[i].serial != serial; i++)
 		;
 	if (i == tl->n_sent)
-		return false;
+		return serial_is_stale(tl, serial);
+	tl->has_stale = false;
 	/* Acking one configure drops those sent before it. */
 	tl->acked = tl->sent[i].state;
 	tl->configured = true;
@@ -159,7 +171,7 @@ void wlseal_xdg_toplevel_commit(struct wlseal_xdg_toplevel *tl)
 		}
 		return;
 	}
-	if (s->buffer && !s->view.mapped) {
+	if (s->has_content && !s->view.mapped) {
 		wlseal_scene_map(&s->server->scene, &s->view);
 		tl->cascade_x = s->view.x;
 		tl->cascade_y = s->view.y;
@@ -168,7 +180,7 @@ void wlseal_xdg_toplevel_commit(struct wlseal_xdg_toplevel *tl)
 		wlseal_debug("mapped pid=%d toplevel \"%s\" at %d,%d size %dx%d",
 			     client_pid(s), title(tl), s->view.x, s->view.y,
 			     s->view.width, s->view.height);
-	} else if (!s->buffer && s->view.mapped) {
+	} else if (!s->has_content && s->view.mapped) {
 		/* A NULL buffer unmaps; the client starts over with a new
 		 * initial commit and configure. Reset first: the unmap
 		 * takes the seat's focus away, and what that changes
@@ -176,6 +188,11 @@ void wlseal_xdg_toplevel_commit(struct wlseal_xdg_toplevel *tl)
 		 * out with a serial forgotten here. */
 		tl->configured = false;
 		tl->initial_sent = false;
+		if (tl->n_sent > 0) {
+			tl->has_stale = true;
+			tl->stale_first = tl->sent[0].serial;
+			tl->stale_last = tl->sent[tl->n_sent - 1].serial;
+		}
 		tl->n_sent = 0;
 		tl->resend = false;
 		unmap(tl);

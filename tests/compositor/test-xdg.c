@@ -21,6 +21,7 @@
 /* Must match compositor/scene/scene.h. */
 #define CASCADE_X0 32
 #define CASCADE_Y0 32
+#define CASCADE_STEP 48
 
 #define OUT_W 320
 #define OUT_H 240
@@ -231,6 +232,68 @@ static void test_serials(void)
 	xdg_surface_ack_configure(w.xs, w.serial + 1000);
 	expect_error(&t, "ack of a serial never sent", "xdg_surface",
 		     XDG_SURFACE_ERROR_INVALID_SERIAL);
+	t_stop(&t);
+}
+
+/*
+ * Unmapping is a committed NULL attach and nothing else. A client that
+ * destroys its shown buffer keeps a mapped window (Mir #2643): it is
+ * still configured and shows the next buffer where it was. A client that
+ * unmaps with a configure on its way may ack that configure before it
+ * sees the unmap land: no error, and the window starts over.
+ */
+static void test_unmap(void)
+{
+	/* static: the harness cleans up through pointers at exit */
+	static struct t t;
+	static struct win w;
+	struct wl_buffer *b;
+	int n;
+
+	t_start(&t);
+	win_create(&t, &w);
+	map_floating(&t, &w);
+
+	b = solid(&t, 100, 80, GREEN);
+	wl_surface_attach(w.s, b, 0, 0);
+	wl_surface_damage(w.s, 0, 0, 100, 80);
+	wl_surface_commit(w.s);
+	screenshot(&t);
+	expect_rect(&t, CASCADE_X0, CASCADE_Y0, 100, 80, GREEN, "new buffer");
+	wl_buffer_destroy(b);
+	wl_surface_damage(w.s, 0, 0, 100, 80);
+	wl_surface_commit(w.s);
+	check(wl_display_roundtrip(t.display) >= 0,
+	      "commit after the shown buffer was destroyed (%s)",
+	      last_client_log);
+	request(&w, xdg_toplevel_set_maximized,
+		"set_maximized after the shown buffer was destroyed");
+	expect_configure(&w, true, false, OUT_W, OUT_H, "still configured");
+	win_draw(&w, OUT_W, OUT_H, BLUE);
+	screenshot(&t);
+	expect_rect(&t, 0, 0, OUT_W, OUT_H, BLUE, "the next buffer, maximized");
+
+	/* A configure on its way; the client unmaps, then acks it. */
+	n = w.configures;
+	xdg_toplevel_unset_maximized(w.tl);
+	wait_configure(&w, n, "unset_maximized");
+	wl_surface_attach(w.s, NULL, 0, 0);
+	wl_surface_commit(w.s);
+	xdg_surface_ack_configure(w.xs, w.serial);
+	last_client_log[0] = 0;
+	check(wl_display_roundtrip(t.display) >= 0,
+	      "ack of a configure sent before the unmap (%s)", last_client_log);
+	screenshot(&t);
+	expect_rect(&t, 0, 0, OUT_W, OUT_H, BACKGROUND, "unmapped");
+	win_initial_commit(&w);
+	expect_configure(&w, false, false, 0, 0, "the new initial configure");
+	win_draw(&w, 100, 80, YELLOW);
+	/* A new mapping: the cascade's next slot, one step on. */
+	expect_mapped_at(&t, CASCADE_X0 + CASCADE_STEP, CASCADE_Y0 + CASCADE_STEP,
+			 "mapped again");
+	screenshot(&t);
+	expect_rect(&t, CASCADE_X0 + CASCADE_STEP, CASCADE_Y0 + CASCADE_STEP,
+		    100, 80, YELLOW, "mapped again");
 	t_stop(&t);
 }
 
@@ -588,6 +651,7 @@ static const struct harness_test tests[] = {
 	{ "xdg-fullscreen-mapped", test_fullscreen_mapped },
 	{ "xdg-maximized", test_maximized },
 	{ "xdg-serials", test_serials },
+	{ "xdg-unmap", test_unmap },
 	{ "xdg-geometry", test_geometry },
 	{ "output-v4", test_output },
 	{ "xdg-decoration", test_decoration },
