@@ -12,6 +12,16 @@
  * loop reporting a hangup; the device then leaves the set and the seat
  * is told the caps that remain. Nothing here can crash on what a stream
  * contains: every type and code is checked before it is used.
+ *
+ * When the compositor reads too late, the kernel's per-reader buffer
+ * (64 records for a keyboard) overflows: evdev throws the oldest records
+ * away and says so with SYN_DROPPED. A release may be among the lost, and
+ * a client told of a press but never of its release repeats that key
+ * forever. So after a SYN_DROPPED the fragment up to the next SYN_REPORT
+ * is ignored, and every key this device left down is released unless
+ * EVIOCGKEY (an evdev node) says it is still held; a stream that is no
+ * evdev node has no state to ask, so all of them are released. No press
+ * is made up: a key held through the gap is a key the client missed.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -45,20 +55,70 @@ static bool is_key(uint16_t code)
 	       (code >= KEY_OK && code <= KEY_MAX);
 }
 
-static void on_key(struct wlseal_input_device *dev, const struct input_event *ev,
-		   uint32_t time)
+static bool bit_get(const unsigned char *bits, unsigned int n)
+{
+	return bits[n / 8] & (1u << (n % 8));
+}
+
+static void bit_set(unsigned char *bits, unsigned int n, bool on)
+{
+	if (on)
+		bits[n / 8] |= (unsigned char)(1u << (n % 8));
+	else
+		bits[n / 8] &= (unsigned char)~(1u << (n % 8));
+}
+
+/* Tells the seat; @code is checked (below KEY_CNT) by the caller. */
+static void deliver_key(struct wlseal_input_device *dev, uint16_t code,
+			bool pressed, uint32_t time)
 {
 	const struct wlseal_input_handler *h = dev->input->handler;
 	void *data = dev->input->data;
 
+	if (is_pointer_button(code) && (dev->caps & WLSEAL_INPUT_POINTER))
+		h->button(data, time, code, pressed);
+	else if (is_key(code) && (dev->caps & WLSEAL_INPUT_KEYBOARD))
+		h->key(data, time, code, pressed);
+	else
+		return;
+	bit_set(dev->down, code, pressed);
+}
+
+static void on_key(struct wlseal_input_device *dev, const struct input_event *ev,
+		   uint32_t time)
+{
 	/* value 2 is the kernel's autorepeat: clients repeat by
 	 * themselves (wl_keyboard.repeat_info). */
-	if (ev->value != 0 && ev->value != 1)
+	if ((ev->value != 0 && ev->value != 1) || ev->code >= KEY_CNT)
 		return;
-	if (is_pointer_button(ev->code) && (dev->caps & WLSEAL_INPUT_POINTER))
-		h->button(data, time, ev->code, ev->value);
-	else if (is_key(ev->code) && (dev->caps & WLSEAL_INPUT_KEYBOARD))
-		h->key(data, time, ev->code, ev->value);
+	/* A release of a key the seat never heard pressed (released by a
+	 * resync already, or held since before the device was opened) is
+	 * not passed on. */
+	if (!ev->value && !bit_get(dev->down, ev->code))
+		return;
+	deliver_key(dev, ev->code, ev->value, time);
+}
+
+/* The SYN_REPORT after a SYN_DROPPED: release what is no longer held
+ * (the safety argument is at the top of this file). */
+static void resync_keys(struct wlseal_input_device *dev, uint32_t time)
+{
+	unsigned char held[sizeof(dev->down)];
+	unsigned int code, released = 0;
+
+	memset(held, 0, sizeof(held));
+	if (dev->evdev && ioctl(dev->fd, EVIOCGKEY(sizeof(held)), held) < 0)
+		memset(held, 0, sizeof(held));
+	for (code = 0; code < KEY_CNT; code++) {
+		if (bit_get(dev->down, code) && !bit_get(held, code)) {
+			deliver_key(dev, (uint16_t)code, false, time);
+			released++;
+		}
+	}
+	dev->moved = dev->abs_moved = false;
+	dev->dx = dev->dy = 0;
+	wlseal_log("input %s: events were dropped (read too late); %u key%s released",
+		   dev->path, released, released == 1 ? "" : "s");
 }
 
 static void on_event(struct wlseal_input_device *dev,
@@ -66,6 +126,18 @@ static void on_event(struct wlseal_input_device *dev,
 {
 	const struct wlseal_input_handler *h = dev->input->handler;
 
+	if (ev->type == EV_SYN && ev->code == SYN_DROPPED) {
+		dev->dropping = true;
+		return;
+	}
+	if (dev->dropping) {
+		if (ev->type != EV_SYN || ev->code != SYN_REPORT)
+			return;
+		dev->dropping = false;
+		resync_keys(dev, time);
+		h->frame(dev->input->data);
+		return;
+	}
 	switch (ev->type) {
 	case EV_KEY:
 		on_key(dev, ev, time);

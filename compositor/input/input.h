@@ -72,6 +72,12 @@ struct wlseal_input_device {
 	double dx, dy;			/* EV_REL */
 	bool abs_moved;
 	int32_t ax, ay;			/* EV_ABS, last values */
+	/* Keys and buttons this device reported down and the seat was told
+	 * of: what a SYN_DROPPED must release (device.c). */
+	unsigned char down[(KEY_CNT + 7) / 8];
+	/* A SYN_DROPPED came: what follows up to the next SYN_REPORT is
+	 * a fragment, ignored. */
+	bool dropping;
 };
 
 struct wlseal_input {

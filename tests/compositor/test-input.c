@@ -387,10 +387,50 @@ static void test_bad_path(void)
 	check(!proc_contains(&p, "ready"), "it never became ready");
 }
 
+/*
+ * SYN_DROPPED (the kernel's buffer overflowed, a release may be lost):
+ * the fragment up to the next SYN_REPORT is ignored, and every key the
+ * client was told is down is released (a FIFO has no EVIOCGKEY state to
+ * ask: all of them), so no key repeats forever. Keys work on after it.
+ */
+static void test_dropped(void)
+{
+	static struct sc sc;
+	struct win a;
+	int x, y;
+
+	sc_start(&sc, 8);
+	sc_keyboard(&sc);
+	sc_window(&sc, &a, 0, 40, RED, &x, &y);
+	expect(&sc, "kb-enter", "kb-enter A keys");
+	fifo_key(&sc.f, KEY_A, 1);
+	fifo_key(&sc.f, KEY_B, 1);
+	expect(&sc, "key", "key 30 pressed");
+	expect(&sc, "key", "key 48 pressed");
+	fifo_event(&sc.f, EV_SYN, SYN_DROPPED, 0);
+	fifo_event(&sc.f, EV_KEY, KEY_C, 1);	/* part of the fragment */
+	fifo_syn(&sc.f);
+	expect(&sc, "key", "key 30 released");
+	expect(&sc, "key", "key 48 released");
+	check(proc_wait(&sc.t.c.p, &sc.t.log_from, "events were dropped",
+			TIMEOUT_MS, NULL, 0), "the compositor logged the drop");
+	fifo_key(&sc.f, KEY_D, 1);
+	fifo_key(&sc.f, KEY_D, 0);
+	/* The next key line is D's: the fragment's C press never came. */
+	expect(&sc, "key", "key 32 pressed");
+	expect(&sc, "key", "key 32 released");
+	/* A key released after the resync is not released twice. */
+	fifo_key(&sc.f, KEY_A, 0);
+	fifo_key(&sc.f, KEY_E, 1);
+	expect(&sc, "key", "key 18 pressed");
+	sc_stop(&sc);
+}
+
 static const struct harness_test tests[] = {
 	{ "input-keymap", test_keymap },
 	{ "input-keys", test_keys },
 	{ "input-pointer", test_pointer },
+	{ "input-dropped", test_dropped },
 	{ "input-vanish", test_vanish },
 	{ "input-bad-path", test_bad_path },
 };
