@@ -34,6 +34,9 @@ from vmlib import QMP, log, qemu_command, take_screenshot
 
 ESCAPE = b"\x1d"  # Ctrl-]: leave a --shell whose guest no longer answers
 
+# Seconds between two typed characters: 25 a second, a fast typist.
+KEY_INTERVAL = 0.04
+
 # QEMU qcodes for printable ASCII: (qcode, shift).
 _KEYS = {" ": ("spc", False), "\n": ("ret", False), "\t": ("tab", False)}
 for _c in "abcdefghijklmnopqrstuvwxyz":
@@ -166,6 +169,11 @@ class Session:
                     # QMP's "device" names the console (gpu0), not the input
                     # device: QEMU routes the keys to the keyboard bound to it.
                     self.qmp_client().command("input-send-event", device="gpu0", events=batch)
+                    # A keyboard's rate, not a burst: the guest kernel keeps
+                    # 64 records per evdev reader and drops the oldest when a
+                    # busy (TCG) compositor reads late; at this pace that
+                    # takes a stall of over half a second.
+                    time.sleep(KEY_INTERVAL)
                 self.reply("WLSEAL-ACK type done")
             except (RuntimeError, OSError, ValueError) as e:
                 log(f"error: wlseal-type: {e}")

@@ -87,7 +87,12 @@ if wlseal-type --enter "echo typed-in-the-vm >/tmp/typed"; then
 		sleep 0.1
 	done
 	echo "TYPED $(cat /tmp/typed 2>/dev/null)"
-	[ "$(cat /tmp/typed 2>/dev/null)" = typed-in-the-vm ] || failed=1
+	if [ "$(cat /tmp/typed 2>/dev/null)" != typed-in-the-vm ]; then
+		failed=1
+		# Where the keys went: the compositor's focus and key lines.
+		echo "# $(grep -c ' key [0-9]* pressed' "$L") key presses in the compositor's log"
+		grep -E 'keyboard focus|input' "$L" | sed 's/^/# compositor: /'
+	fi
 else
 	echo "TYPED (wlseal-type failed)"
 	failed=1
