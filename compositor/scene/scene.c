@@ -339,10 +339,38 @@ void wlseal_scene_move(struct wlseal_scene *scene,
 	damage_tree(scene, v);
 }
 
+/* The view's image as the view shows it: sampled through its transform
+ * (scene.h), so that the composite covers the view's size. */
+static void view_image_setup(const struct wlseal_scene_view *v,
+			     pixman_image_t *image)
+{
+	if (!v->transform)
+		return;
+	pixman_image_set_transform(image, v->transform);
+	pixman_image_set_filter(image, v->filter, NULL, 0);
+	pixman_image_set_repeat(image, PIXMAN_REPEAT_PAD);
+}
+
+/* What the view covers: its size (a transformed image may be larger or
+ * smaller), and no more than the image itself when it is not. */
+static void view_extent(const struct wlseal_scene_view *v,
+			pixman_image_t *image, int *w, int *h)
+{
+	*w = v->width;
+	*h = v->height;
+	if (!v->transform) {
+		if (pixman_image_get_width(image) < *w)
+			*w = pixman_image_get_width(image);
+		if (pixman_image_get_height(image) < *h)
+			*h = pixman_image_get_height(image);
+	}
+}
+
 /* One view's part in a repaint, found top-down, drawn bottom-up. */
 struct draw {
 	struct wlseal_scene_view *view;
 	int32_t x, y;			/* its origin on the output */
+	int w, h;			/* what it covers (view_extent) */
 	bool shown;			/* the rest is set only then */
 	pixman_image_t *image;		/* from view->source->begin() */
 	pixman_region32_t clip;		/* what of the repaint it shows */
@@ -393,8 +421,10 @@ static void find_visible(pixman_region32_t *region, struct draw *d, int n,
 		image = v->source->begin(v);
 		if (!image)
 			continue;
-		w = pixman_image_get_width(image);
-		h = pixman_image_get_height(image);
+		view_image_setup(v, image);
+		view_extent(v, image, &w, &h);
+		d[i].w = w;
+		d[i].h = h;
 		d[i].image = image;
 		pixman_region32_init_rect(&d[i].clip, x, y, w, h);
 		pixman_region32_intersect(&d[i].clip, &d[i].clip, region);
@@ -432,14 +462,13 @@ static void find_visible(pixman_region32_t *region, struct draw *d, int n,
 
 static void composite_clipped(pixman_op_t op, pixman_image_t *src,
 			      pixman_image_t *target, pixman_region32_t *clip,
-			      int32_t x, int32_t y)
+			      int32_t x, int32_t y, int w, int h)
 {
 	if (!pixman_region32_not_empty(clip))
 		return;
 	pixman_image_set_clip_region32(target, clip);
 	pixman_image_composite32(op, src, NULL, target, 0, 0, 0, 0, x, y,
-				 pixman_image_get_width(src),
-				 pixman_image_get_height(src));
+				 w, h);
 }
 
 /*
@@ -464,8 +493,10 @@ static void draw_view(struct draw *d, pixman_image_t *target)
 				pixman_image_get_data(d->image),
 				pixman_image_get_stride(d->image));
 		if (opaque) {
+			if (opaque != d->image)
+				view_image_setup(d->view, opaque);
 			composite_clipped(PIXMAN_OP_SRC, opaque, target,
-					  &d->opaque, d->x, d->y);
+					  &d->opaque, d->x, d->y, d->w, d->h);
 			if (opaque != d->image)
 				pixman_image_unref(opaque);
 		} else {
@@ -476,7 +507,8 @@ static void draw_view(struct draw *d, pixman_image_t *target)
 	}
 	pixman_region32_init(&rest);
 	pixman_region32_subtract(&rest, &d->clip, &d->opaque);
-	composite_clipped(PIXMAN_OP_OVER, d->image, target, &rest, d->x, d->y);
+	composite_clipped(PIXMAN_OP_OVER, d->image, target, &rest, d->x, d->y,
+			  d->w, d->h);
 	pixman_region32_fini(&rest);
 }
 
@@ -498,11 +530,14 @@ static void render_plain(struct wlseal_scene *scene, pixman_image_t *target,
 		do {
 			struct wlseal_scene_view *v = w.v;
 			pixman_image_t *image = v->source->begin(v);
+			int vw, vh;
 
 			if (!image)
 				continue;
+			view_image_setup(v, image);
+			view_extent(v, image, &vw, &vh);
 			composite_clipped(PIXMAN_OP_OVER, image, target, region,
-					  w.x, w.y);
+					  w.x, w.y, vw, vh);
 			pixman_image_unref(image);
 			v->source->end(v);
 		} while (walk_next(&w));

@@ -51,6 +51,13 @@ struct wlseal_scene_view {
 	/* Child views drawn under and over this one, bottom first. */
 	struct wl_list below, above;
 	const struct wlseal_scene_source *source;
+	/* NULL: the source image is the view, pixel for pixel, and
+	 * width x height is the image's size. Otherwise it maps a point of
+	 * the view (view coordinates) to where the image is sampled
+	 * (wl_surface buffer scale and transform, wp_viewport), with
+	 * @filter; outside the image its edge pixels repeat. */
+	const pixman_transform_t *transform;
+	pixman_filter_t filter;
 	/* View coordinates: where the pixels are opaque whatever their
 	 * alpha says (wl_surface.set_opaque_region); NULL or empty: only
 	 * what the format says (x8r8g8b8 is opaque everywhere). */

@@ -8,13 +8,22 @@
  * applies: subcompositor.c). The compositor
  * reads the committed buffer whenever it repaints, so the buffer stays
  * "busy" until a later commit replaces it; that is when it is released.
+ *
+ * Buffer scale, buffer transform and the viewport (viewporter.c) decide
+ * how the buffer becomes the surface: its size in surface coordinates,
+ * and the transform through which the scene samples it
+ * (surface_geometry). Each is checked at commit against the buffer
+ * committed with it, so no combination reaches the scene that samples
+ * outside the buffer or makes a size that is not one.
  */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include <wayland-server-core.h>
 #include <wayland-server-protocol.h>
 
 #include "log.h"
+#include "viewporter-server-protocol.h"
 #include "wl.h"
 
 /* wl_surface */
@@ -44,7 +53,9 @@ static void state_buffer_destroyed(struct wl_listener *listener, void *data)
 static void state_init(struct wlseal_surface_state *st)
 {
 	*st = (struct wlseal_surface_state){ 0 };
+	st->scale = 1;
 	pixman_region32_init(&st->damage);
+	pixman_region32_init(&st->buffer_damage);
 	pixman_region32_init(&st->opaque);
 	pixman_region32_init(&st->input);
 	wl_list_init(&st->frame_callbacks);
@@ -84,6 +95,25 @@ static void state_merge(struct wlseal_surface_state *into,
 	pixman_region32_union(&into->damage, &into->damage, &from->damage);
 	wlseal_region_bound(&into->damage);
 	pixman_region32_clear(&from->damage);
+	pixman_region32_union(&into->buffer_damage, &into->buffer_damage,
+			      &from->buffer_damage);
+	wlseal_region_bound(&into->buffer_damage);
+	pixman_region32_clear(&from->buffer_damage);
+	if (from->scale_set) {
+		into->scale = from->scale;
+		into->scale_set = true;
+		from->scale_set = false;
+	}
+	if (from->transform_set) {
+		into->transform = from->transform;
+		into->transform_set = true;
+		from->transform_set = false;
+	}
+	if (from->viewport_set) {
+		into->viewport = from->viewport;
+		into->viewport_set = true;
+		from->viewport_set = false;
+	}
 	if (from->opaque_set) {
 		pixman_region32_copy(&into->opaque, &from->opaque);
 		into->opaque_set = true;
@@ -131,18 +161,29 @@ static void surface_attach(struct wl_client *client, struct wl_resource *r,
 	state_set_buffer(&s->pending, buffer);
 }
 
+static void add_damage(pixman_region32_t *region, int32_t x, int32_t y,
+		       int32_t w, int32_t h)
+{
+	if (w > 0 && h > 0) {
+		pixman_region32_union_rect(region, region, x, y, (unsigned)w,
+					   (unsigned)h);
+		wlseal_region_bound(region);
+	}
+}
+
 static void surface_damage(struct wl_client *client, struct wl_resource *r,
 			   int32_t x, int32_t y, int32_t w, int32_t h)
 {
-	struct wlseal_surface *s = wlseal_surface_from_resource(r);
+	add_damage(&wlseal_surface_from_resource(r)->pending.damage, x, y, w, h);
+}
 
-	/* Scale 1, no transform: surface and buffer coordinates agree,
-	 * so damage and damage_buffer are the same thing here. */
-	if (w > 0 && h > 0) {
-		pixman_region32_union_rect(&s->pending.damage,
-					   &s->pending.damage, x, y, w, h);
-		wlseal_region_bound(&s->pending.damage);
-	}
+/* Buffer coordinates: surface_apply turns them into surface damage. */
+static void surface_damage_buffer(struct wl_client *client,
+				  struct wl_resource *r, int32_t x, int32_t y,
+				  int32_t w, int32_t h)
+{
+	add_damage(&wlseal_surface_from_resource(r)->pending.buffer_damage,
+		   x, y, w, h);
 }
 
 static void callback_resource_destroy(struct wl_resource *r)
@@ -213,17 +254,184 @@ static void surface_set_opaque_region(struct wl_client *client,
 static void surface_set_buffer_transform(struct wl_client *client,
 					 struct wl_resource *r, int32_t t)
 {
-	if (t != WL_OUTPUT_TRANSFORM_NORMAL)
+	struct wlseal_surface *s = wlseal_surface_from_resource(r);
+
+	if (t < WL_OUTPUT_TRANSFORM_NORMAL || t > WL_OUTPUT_TRANSFORM_FLIPPED_270) {
 		wl_resource_post_error(r, WL_SURFACE_ERROR_INVALID_TRANSFORM,
-				       "only the normal transform is supported");
+				       "buffer transform %d is not a wl_output.transform",
+				       t);
+		return;
+	}
+	s->pending.transform = t;
+	s->pending.transform_set = true;
 }
 
 static void surface_set_buffer_scale(struct wl_client *client,
 				     struct wl_resource *r, int32_t scale)
 {
-	if (scale != 1)
+	struct wlseal_surface *s = wlseal_surface_from_resource(r);
+
+	if (scale < 1) {
 		wl_resource_post_error(r, WL_SURFACE_ERROR_INVALID_SCALE,
-				       "only scale 1 is supported");
+				       "buffer scale %d is not positive", scale);
+		return;
+	}
+	s->pending.scale = scale;
+	s->pending.scale_set = true;
+}
+
+/* x' = a x + b y + c, y' = d x + e y + f */
+struct affine {
+	double a, b, c, d, e, f;
+};
+
+/* @m, then @n. */
+static struct affine affine_then(struct affine m, struct affine n)
+{
+	return (struct affine){
+		.a = n.a * m.a + n.b * m.d,
+		.b = n.a * m.b + n.b * m.e,
+		.c = n.a * m.c + n.b * m.f + n.c,
+		.d = n.d * m.a + n.e * m.d,
+		.e = n.d * m.b + n.e * m.e,
+		.f = n.d * m.c + n.e * m.f + n.f,
+	};
+}
+
+/*
+ * Undoes buffer transform @t in surface units: a point of the surface
+ * (@w x @h) to the point of the buffer, scaled down to surface units,
+ * that shows there. wl_output.transform rotates counter-clockwise,
+ * flipped ones mirror around the vertical axis first: the client
+ * applied that to its content, so a surface point goes where the
+ * transform takes it. 90: the surface's top right corner (w, 0) is the
+ * buffer's top left, so (x, y) -> (y, w - x).
+ */
+static struct affine untransform(int32_t t, double w, double h)
+{
+	/* The linear part; the translations follow from it below. */
+	static const struct affine m[8] = {
+		[WL_OUTPUT_TRANSFORM_NORMAL] = { 1, 0, 0, 0, 1, 0 },
+		[WL_OUTPUT_TRANSFORM_90] = { 0, 1, 0, -1, 0, 0 },
+		[WL_OUTPUT_TRANSFORM_180] = { -1, 0, 0, 0, -1, 0 },
+		[WL_OUTPUT_TRANSFORM_270] = { 0, -1, 0, 1, 0, 0 },
+		[WL_OUTPUT_TRANSFORM_FLIPPED] = { -1, 0, 0, 0, 1, 0 },
+		[WL_OUTPUT_TRANSFORM_FLIPPED_90] = { 0, 1, 0, 1, 0, 0 },
+		[WL_OUTPUT_TRANSFORM_FLIPPED_180] = { 1, 0, 0, 0, -1, 0 },
+		[WL_OUTPUT_TRANSFORM_FLIPPED_270] = { 0, -1, 0, -1, 0, 0 },
+	};
+	struct affine r = m[t];
+
+	/* A coordinate that runs backwards starts at the far side: -x
+	 * adds the width, -y the height. */
+	r.c = (r.a < 0 ? w : 0) + (r.b < 0 ? h : 0);
+	r.f = (r.d < 0 ? w : 0) + (r.e < 0 ? h : 0);
+	return r;
+}
+
+/* A whole number of small size (the matrix entries here are). */
+static bool is_integer(double v)
+{
+	return v > -1e9 && v < 1e9 && v == (double)(int64_t)v;
+}
+
+static bool is_unit(double a, double b)
+{
+	return (a == 0 && (b == 1 || b == -1)) || (b == 0 && (a == 1 || a == -1));
+}
+
+/*
+ * The surface's size and the scene's sampling transform, from the
+ * committed buffer, scale, transform and viewport. Each check is one
+ * step of "the scene never samples outside the buffer, and the size is
+ * a size": the buffer's sides (transformed) are multiples of the scale,
+ * so the buffer is a whole number of surface units (wl_surface
+ * invalid_size); a source rectangle lies inside that (wp_viewport
+ * out_of_buffer; with PAD repeat a bilinear tap past the edge reads the
+ * edge pixel, never memory outside); without a destination the source
+ * size is whole (bad_size); a destination is 1..WLSEAL_VIEWPORT_MAX
+ * (viewporter.c), so a position plus a size stays within int32_t.
+ * Returns false with the error posted.
+ */
+static bool surface_geometry(struct wlseal_surface *s)
+{
+	const struct wlseal_viewport_state *vp = &s->viewport;
+	int32_t bw, bh, tw, th, lw, lh, w, h;
+	struct affine m;
+	double sx, sy, ox, oy;
+
+	wlseal_buffer_get_size(s->buffer, &bw, &bh);
+	tw = s->transform & 1 ? bh : bw;	/* 90 and 270 swap the sides */
+	th = s->transform & 1 ? bw : bh;
+	if (tw % s->scale || th % s->scale) {
+		wl_resource_post_error(s->resource, WL_SURFACE_ERROR_INVALID_SIZE,
+				       "buffer %dx%d is not a multiple of its scale %d",
+				       bw, bh, s->scale);
+		return false;
+	}
+	lw = tw / s->scale;
+	lh = th / s->scale;
+	if (vp->has_src &&
+	    ((int64_t)vp->src_x + vp->src_w > (int64_t)lw * 256 ||
+	     (int64_t)vp->src_y + vp->src_h > (int64_t)lh * 256)) {
+		char msg[160];
+
+		snprintf(msg, sizeof(msg),
+			 "source %.2f,%.2f %.2fx%.2f is outside the buffer (%dx%d in surface units)",
+			 wl_fixed_to_double(vp->src_x), wl_fixed_to_double(vp->src_y),
+			 wl_fixed_to_double(vp->src_w), wl_fixed_to_double(vp->src_h),
+			 lw, lh);
+		wlseal_viewport_post_error(s, WP_VIEWPORT_ERROR_OUT_OF_BUFFER, msg);
+		return false;
+	}
+	if (vp->has_dst) {
+		w = vp->dst_w;
+		h = vp->dst_h;
+	} else if (vp->has_src) {
+		if (vp->src_w % 256 || vp->src_h % 256) {
+			wlseal_viewport_post_error(s, WP_VIEWPORT_ERROR_BAD_SIZE,
+						   "a source size that is not whole needs a destination");
+			return false;
+		}
+		w = vp->src_w / 256;
+		h = vp->src_h / 256;
+	} else {
+		w = lw;
+		h = lh;
+	}
+	s->view.width = w;
+	s->view.height = h;
+	if (s->scale == 1 && s->transform == WL_OUTPUT_TRANSFORM_NORMAL &&
+	    !vp->has_src && !vp->has_dst) {
+		s->view.transform = NULL;
+		return true;
+	}
+
+	/* Surface point -> the buffer's whole surface-unit rectangle
+	 * (viewport) -> before the transform -> buffer pixels (scale). */
+	sx = vp->has_src ? wl_fixed_to_double(vp->src_w) / w : (double)lw / w;
+	sy = vp->has_src ? wl_fixed_to_double(vp->src_h) / h : (double)lh / h;
+	ox = vp->has_src ? wl_fixed_to_double(vp->src_x) : 0;
+	oy = vp->has_src ? wl_fixed_to_double(vp->src_y) : 0;
+	m = (struct affine){ sx, 0, ox, 0, sy, oy };
+	m = affine_then(m, untransform(s->transform, lw, lh));
+	m = affine_then(m, (struct affine){ s->scale, 0, 0, 0, s->scale, 0 });
+
+	pixman_transform_init_identity(&s->xform);
+	s->xform.matrix[0][0] = pixman_double_to_fixed(m.a);
+	s->xform.matrix[0][1] = pixman_double_to_fixed(m.b);
+	s->xform.matrix[0][2] = pixman_double_to_fixed(m.c);
+	s->xform.matrix[1][0] = pixman_double_to_fixed(m.d);
+	s->xform.matrix[1][1] = pixman_double_to_fixed(m.e);
+	s->xform.matrix[1][2] = pixman_double_to_fixed(m.f);
+	s->view.transform = &s->xform;
+	/* Whole numbers only (rotations, flips, whole offsets): every
+	 * surface pixel is one buffer pixel, copied exactly. */
+	s->view.filter = is_integer(m.a) && is_integer(m.b) && is_integer(m.c) &&
+			 is_integer(m.d) && is_integer(m.e) && is_integer(m.f) &&
+			 is_unit(m.a, m.b) && is_unit(m.d, m.e) ?
+			 PIXMAN_FILTER_NEAREST : PIXMAN_FILTER_BILINEAR;
+	return true;
 }
 
 /* Makes @st (the pending or the cached state) current. */
@@ -233,6 +441,9 @@ static void surface_apply(struct wlseal_surface *s,
 	struct wlseal_server *server = s->server;
 	struct wlseal_feedback *fb, *tmp;
 	int32_t old_w = s->view.width, old_h = s->view.height;
+	bool geometry_set = st->scale_set || st->transform_set ||
+			    st->viewport_set;
+	bool attached = st->attached;
 
 	s->has_cached = false;
 	if (st->attached) {
@@ -246,14 +457,11 @@ static void surface_apply(struct wlseal_surface *s,
 			wl_buffer_send_release(old);
 		s->buffer = st->buffer;
 		s->has_content = s->buffer != NULL;
-		if (s->buffer) {
-			wlseal_buffer_get_size(s->buffer, &s->view.width,
-					       &s->view.height);
+		if (s->buffer)
 			wl_resource_add_destroy_listener(s->buffer,
 							 &s->buffer_destroy);
-		} else {
+		else
 			s->view.width = s->view.height = 0;
-		}
 		state_set_buffer(st, NULL);
 		st->attached = false;
 		/* --verbose: one line per committed buffer, so tools can
@@ -263,6 +471,29 @@ static void surface_apply(struct wlseal_surface *s,
 				     (int)wlseal_client_pid(wl_resource_get_client(s->resource)),
 				     wl_resource_get_id(s->resource),
 				     s->view.width, s->view.height);
+	}
+
+	if (st->scale_set)
+		s->scale = st->scale;
+	if (st->transform_set)
+		s->transform = st->transform;
+	if (st->viewport_set)
+		s->viewport = st->viewport;
+	st->scale_set = st->transform_set = st->viewport_set = false;
+	/* A buffer destroyed while shown (NULL, has_content) keeps the
+	 * size it had: there is nothing to measure. */
+	if (s->buffer && (attached || geometry_set) && !surface_geometry(s))
+		return;
+	/* Buffer damage is surface damage when the two agree; through a
+	 * scale, transform or viewport it damages the whole surface (a
+	 * bounded, conservative choice). */
+	if (pixman_region32_not_empty(&st->buffer_damage)) {
+		if (s->view.transform)
+			geometry_set = true;
+		else
+			pixman_region32_union(&st->damage, &st->damage,
+					      &st->buffer_damage);
+		pixman_region32_clear(&st->buffer_damage);
 	}
 
 	if (st->opaque_set) {
@@ -288,6 +519,8 @@ static void surface_apply(struct wlseal_surface *s,
 			pixman_region32_init_rect(&all, 0, 0, old_w, old_h);
 			wlseal_scene_damage_view(&server->scene, &s->view, &all);
 			pixman_region32_fini(&all);
+			wlseal_scene_damage_view(&server->scene, &s->view, NULL);
+		} else if (geometry_set) {
 			wlseal_scene_damage_view(&server->scene, &s->view, NULL);
 		} else {
 			wlseal_scene_damage_view(&server->scene, &s->view,
@@ -350,7 +583,7 @@ static const struct wl_surface_interface surface_impl = {
 	.commit = surface_commit,
 	.set_buffer_transform = surface_set_buffer_transform,
 	.set_buffer_scale = surface_set_buffer_scale,
-	.damage_buffer = surface_damage,
+	.damage_buffer = surface_damage_buffer,
 };
 
 static void destroy_callbacks(struct wl_list *list)
@@ -375,6 +608,7 @@ static void state_finish(struct wlseal_surface_state *st)
 	destroy_callbacks(&st->frame_callbacks);
 	destroy_feedbacks(&st->feedbacks);
 	pixman_region32_fini(&st->damage);
+	pixman_region32_fini(&st->buffer_damage);
 	pixman_region32_fini(&st->opaque);
 	pixman_region32_fini(&st->input);
 }
@@ -458,6 +692,7 @@ static void compositor_create_surface(struct wl_client *client,
 	}
 	s->server = server;
 	s->account = account;
+	s->scale = 1;
 	state_init(&s->pending);
 	state_init(&s->cached);
 	pixman_region32_init(&s->opaque);

@@ -3,7 +3,8 @@
  * wl.h - the protocol objects: wl_compositor, wl_surface and wl_region
  * (surface.c, region.c), wl_subcompositor and wl_subsurface
  * (subcompositor.c), xdg-shell (xdg-shell.c, xdg-toplevel.c), the
- * xdg-decoration manager (xdg-decoration.c), wp_presentation
+ * xdg-decoration manager (xdg-decoration.c), wp_viewporter
+ * (viewporter.c), wp_presentation
  * (presentation.c), the wl_output global (output.c) and the seat
  * (seat.c, keyboard.c, keymap.c, pointer.c).
  *
@@ -42,12 +43,25 @@ struct wlseal_feedback {
 
 /* surface.c */
 
+/* wp_viewport's state (viewporter.c): a source rectangle in surface
+ * coordinates before the crop (wl_fixed_t, 24.8), a destination size. */
+struct wlseal_viewport_state {
+	bool has_src, has_dst;
+	wl_fixed_t src_x, src_y, src_w, src_h;
+	int32_t dst_w, dst_h;
+};
+
 /* What a commit carries: double-buffered wl_surface state. */
 struct wlseal_surface_state {
 	bool attached;
 	struct wl_resource *buffer;
 	struct wl_listener buffer_destroy;
-	pixman_region32_t damage;	/* surface == buffer coords */
+	pixman_region32_t damage;	/* surface coords (wl_surface.damage) */
+	pixman_region32_t buffer_damage;	/* buffer coords (damage_buffer) */
+	bool scale_set, transform_set, viewport_set;
+	int32_t scale;			/* set_buffer_scale, >= 1 */
+	int32_t transform;		/* set_buffer_transform, 0..7 */
+	struct wlseal_viewport_state viewport;
 	pixman_region32_t opaque;	/* set_opaque_region */
 	bool opaque_set;
 	pixman_region32_t input;	/* set_input_region */
@@ -79,6 +93,14 @@ struct wlseal_surface {
 	struct wl_list feedbacks;
 	pixman_region32_t opaque;		/* view.opaque points here */
 	pixman_region32_t input;		/* view.input, unless NULL */
+	/* How the buffer becomes the surface (surface.c, surface_geometry):
+	 * scale, transform and viewport as committed; view.transform points
+	 * at @xform unless all three leave the buffer as it is. */
+	int32_t scale, transform;
+	struct wlseal_viewport_state viewport;
+	pixman_transform_t xform;
+	/* viewporter.c's wp_viewport for this surface, or NULL. */
+	struct wl_resource *viewport_resource;
 
 	/* Scene placement, valid while view.mapped. */
 	struct wlseal_scene_view view;
@@ -109,6 +131,12 @@ void wlseal_surface_apply_cached(struct wlseal_surface *s);
 void wlseal_surface_add_feedback(struct wlseal_surface *s,
 				 struct wlseal_feedback *fb);
 
+/* viewporter.c: wp_viewporter and wp_viewport */
+bool wlseal_viewporter_init(struct wlseal_server *server);
+/* For surface.c's commit: posts wp_viewport's bad_size or out_of_buffer
+ * on the surface's viewport. */
+void wlseal_viewport_post_error(struct wlseal_surface *s, uint32_t code,
+				const char *msg);
 /* region.c */
 void wlseal_region_create(struct wlseal_server *server,
 			  struct wl_client *client, uint32_t id);

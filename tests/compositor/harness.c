@@ -345,6 +345,36 @@ uint32_t rgb_at(const uint8_t *rgb, int w, int x, int y)
 	return 0xff000000u | (uint32_t)p[0] << 16 | (uint32_t)p[1] << 8 | p[2];
 }
 
+/* The running test, for file names: "prog-test". */
+static char run_name[128] = "test";
+
+/* WLSEAL_TEST_SHOTS=DIR keeps every screenshot a test reads, as
+ * DIR/PROG-TEST-N.png, for a person to look at. */
+static void keep_screenshot(const char *path)
+{
+	static int n;
+	const char *dir = getenv("WLSEAL_TEST_SHOTS");
+	char dst[4096], buf[65536];
+	int in, out;
+	ssize_t r;
+
+	if (!dir || !*dir)
+		return;
+	snprintf(dst, sizeof(dst), "%s/%s-%d.png", dir, run_name, ++n);
+	in = open(path, O_RDONLY | O_CLOEXEC);
+	out = open(dst, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	while (in >= 0 && out >= 0 && (r = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, (size_t)r) != r)
+			break;
+	if (in < 0 || out < 0)
+		fprintf(stderr, "# WLSEAL_TEST_SHOTS: cannot copy %s to %s: %s\n",
+			path, dst, strerror(errno));
+	if (in >= 0)
+		close(in);
+	if (out >= 0)
+		close(out);
+}
+
 void comp_screenshot(struct comp *c, size_t *from, uint8_t **rgb,
 		     unsigned int *w, unsigned int *h)
 {
@@ -359,6 +389,7 @@ void comp_screenshot(struct comp *c, size_t *from, uint8_t **rgb,
 		fail("cannot read %s: %s", c->shot, img.message);
 	*w = img.width;
 	*h = img.height;
+	keep_screenshot(c->shot);
 }
 
 char last_client_log[1024];
@@ -434,6 +465,8 @@ int harness_main(const char *prog, const struct harness_test *tests, size_t n,
 	}
 	for (size_t i = 0; argc == 2 && i < n; i++) {
 		if (!strcmp(argv[1], tests[i].name)) {
+			snprintf(run_name, sizeof(run_name), "%s-%s", prog,
+				 tests[i].name);
 			tests[i].run();
 			return 0;
 		}

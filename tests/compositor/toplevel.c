@@ -39,6 +39,9 @@ static void reg_global(void *data, struct wl_registry *r, uint32_t name,
 	} else if (!strcmp(iface, "zxdg_decoration_manager_v1"))
 		t->deco = wl_registry_bind(r, name,
 					   &zxdg_decoration_manager_v1_interface, 1);
+	else if (!strcmp(iface, "wp_viewporter"))
+		t->viewporter = wl_registry_bind(r, name,
+						 &wp_viewporter_interface, 1);
 }
 
 static void reg_remove(void *data, struct wl_registry *r, uint32_t name)
@@ -110,6 +113,7 @@ void expect_error(struct t *t, const char *what, const char *iface,
 	t->shm = NULL;
 	t->wm_base = NULL;
 	t->deco = NULL;
+	t->viewporter = NULL;
 	t_connect(t);
 }
 
@@ -118,7 +122,12 @@ struct wl_surface *surface(struct t *t)
 	return wl_compositor_create_surface(t->compositor);
 }
 
-struct wl_buffer *solid(struct t *t, int w, int h, uint32_t color)
+/* A w x h XRGB8888 buffer from a SEAL_SHRINK-sealed memfd, each pixel
+ * @color(x, y). */
+static struct wl_buffer *painted(struct t *t, int w, int h,
+				 uint32_t (*color)(int x, int y, int w, int h,
+						   uint32_t arg),
+				 uint32_t arg)
 {
 	size_t size = (size_t)w * h * 4;
 	int fd = make_memfd(size, F_SEAL_SHRINK);
@@ -129,8 +138,9 @@ struct wl_buffer *solid(struct t *t, int w, int h, uint32_t color)
 	px = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (px == MAP_FAILED)
 		fail("mmap: %s", strerror(errno));
-	for (size_t i = 0; i < size / 4; i++)
-		px[i] = color;
+	for (int y = 0; y < h; y++)
+		for (int x = 0; x < w; x++)
+			px[(size_t)y * w + x] = color(x, y, w, h, arg);
 	munmap(px, size);
 	pool = wl_shm_create_pool(t->shm, fd, (int32_t)size);
 	b = wl_shm_pool_create_buffer(pool, 0, w, h, w * 4,
@@ -138,6 +148,28 @@ struct wl_buffer *solid(struct t *t, int w, int h, uint32_t color)
 	wl_shm_pool_destroy(pool);
 	close(fd);
 	return b;
+}
+
+static uint32_t one_color(int x, int y, int w, int h, uint32_t color)
+{
+	return color;
+}
+
+static uint32_t quadrant_color(int x, int y, int w, int h, uint32_t unused)
+{
+	if (y < h / 2)
+		return x < w / 2 ? RED : GREEN;
+	return x < w / 2 ? BLUE : YELLOW;
+}
+
+struct wl_buffer *solid(struct t *t, int w, int h, uint32_t color)
+{
+	return painted(t, w, h, one_color, color);
+}
+
+struct wl_buffer *quadrants(struct t *t, int w, int h)
+{
+	return painted(t, w, h, quadrant_color, 0);
 }
 
 void show(struct t *t, struct wl_surface *s, int w, int h, uint32_t color)

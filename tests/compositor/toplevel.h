@@ -17,6 +17,7 @@
 #include <wayland-client.h>
 
 #include "harness.h"
+#include "viewporter-client-protocol.h"
 #include "xdg-decoration-unstable-v1-client-protocol.h"
 #include "xdg-shell-client-protocol.h"
 
@@ -40,6 +41,7 @@ struct t {
 	/* NULL unless advertised: the tests that need one check. */
 	struct wl_subcompositor *subcompositor;
 	struct zxdg_decoration_manager_v1 *deco;
+	struct wp_viewporter *viewporter;
 	struct wl_surface *probe;	/* no role: only frame callbacks */
 	size_t log_from;		/* compositor output read so far */
 	int ox, oy;			/* expect_rect's 0,0 in the output */
@@ -75,6 +77,9 @@ void expect_error(struct t *t, const char *what, const char *iface,
 struct wl_surface *surface(struct t *t);
 /* A w x h buffer of one colour from a SEAL_SHRINK-sealed memfd. */
 struct wl_buffer *solid(struct t *t, int w, int h, uint32_t color);
+/* A w x h buffer in four quadrants: RED top left, GREEN top right, BLUE
+ * bottom left, YELLOW bottom right (w and h even). */
+struct wl_buffer *quadrants(struct t *t, int w, int h);
 /* Attaches solid(@w, @h, @color) to @s, damages it all and commits. */
 void show(struct t *t, struct wl_surface *s, int w, int h, uint32_t color);
 
