@@ -2,7 +2,8 @@
 /*
  * buffers.c - buffer parameters: pool sizes against file sizes, resize,
  * every create_buffer argument at its extremes, formats, damage and
- * attach coordinates.
+ * attach coordinates, and the scale, transform and viewport through which
+ * a buffer is read.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 #define ATT_CATEGORY ATT_CAT_BUFFERS
+#include "attack-viewporter-client-protocol.h"
 #include "scenario.h"
 
 /* --- sizes: the pool promises more than the file holds -------------------------- */
@@ -390,4 +392,112 @@ ATT_SCENARIO(run_attach_offset_extremes, "attach-offset-extremes",
 	wl_surface_attach(a->surface, buf, INT32_MIN, INT32_MAX);
 	wl_surface_commit(a->surface);
 	att_keep_presenting(a, buf, 2);
+}
+
+/* --- reading through a scale, a transform and a viewport ------------------------- */
+
+static void bind_viewporter(void *data, struct wl_registry *r, uint32_t name,
+			    const char *iface, uint32_t version)
+{
+	if (!strcmp(iface, "wp_viewporter"))
+		*(struct wp_viewporter **)data =
+			wl_registry_bind(r, name, &wp_viewporter_interface, 1);
+}
+
+static void no_global_remove(void *data, struct wl_registry *r, uint32_t name)
+{
+}
+
+static const struct wl_registry_listener viewporter_listener = {
+	.global = bind_viewporter,
+	.global_remove = no_global_remove,
+};
+
+/* A viewport for a->surface, or NULL with the setup failure said. */
+static struct wp_viewport *att_viewport(struct attack *a, struct outcome *o)
+{
+	struct wp_viewporter *vpr = NULL;
+	struct wl_registry *r = wl_display_get_registry(a->display);
+
+	wl_registry_add_listener(r, &viewporter_listener, &vpr);
+	if (att_roundtrip(a) != 0 || !vpr) {
+		att_fail_setup(o, "no wp_viewporter");
+		return NULL;
+	}
+	return wp_viewporter_get_viewport(vpr, a->surface);
+}
+
+ATT_SCENARIO(run_filtered_pool_end, "filtered-read-at-pool-end",
+	     "the buffer ends where the pool and the file end; scale 2, transform 270 and a fractional viewport source on its last row stretched to 32768x32768: a bilinear tap one pixel past the edge would read past the mapping (SIGSEGV)",
+	     ACCEPTED)
+{
+	/* The pool is exactly the buffer, so nothing follows its last
+	 * pixel; the mapping ends there too (a whole number of pages). */
+	int fd = att_memfd_or_fail(o, ATT_SIZE, MFD_ALLOW_SEALING, F_SEAL_SHRINK);
+	struct wp_viewport *vp;
+	struct wl_buffer *buf;
+
+	if (fd < 0)
+		return;
+	att_show_fd(a, fd, ATT_SIZE, 0, 1, &buf);
+	close(fd);
+	if (wl_display_get_error(a->display) || !(vp = att_viewport(a, o)))
+		return;
+	/* 64x64 at scale 2 is 32x32 surface units; the source is the last
+	 * quarter unit in both directions, the last pixels of the buffer. */
+	wl_surface_set_buffer_scale(a->surface, 2);
+	wl_surface_set_buffer_transform(a->surface, WL_OUTPUT_TRANSFORM_270);
+	wp_viewport_set_source(vp, wl_fixed_from_double(31.75),
+			       wl_fixed_from_double(31.75),
+			       wl_fixed_from_double(0.25),
+			       wl_fixed_from_double(0.25));
+	wp_viewport_set_destination(vp, 32768, 32768);
+	att_keep_presenting(a, buf, 2);
+	/* And a source of the whole buffer, every transform, stretched. */
+	for (int32_t t = 0; t < 8 && !wl_display_get_error(a->display); t++) {
+		wl_surface_set_buffer_transform(a->surface, t);
+		wp_viewport_set_source(vp, 0, 0, wl_fixed_from_int(32),
+				       wl_fixed_from_int(32));
+		wp_viewport_set_destination(vp, 1 + 997 * t, 32768 - 4000 * t);
+		att_keep_presenting(a, buf, 1);
+	}
+}
+
+ATT_SCENARIO(run_viewport_huge_destination, "viewport-huge-destination",
+	     "wp_viewport.set_destination(INT32_MAX, INT32_MAX): a surface size that overflows every position added to it",
+	     SHM_ERR(WP_VIEWPORT_ERROR_BAD_VALUE, "wp_viewport", "destination"))
+{
+	int fd = att_memfd_or_fail(o, ATT_SIZE, MFD_ALLOW_SEALING, F_SEAL_SHRINK);
+	struct wp_viewport *vp;
+	struct wl_buffer *buf;
+
+	if (fd < 0)
+		return;
+	att_show_fd(a, fd, ATT_SIZE, 0, 1, &buf);
+	close(fd);
+	if (wl_display_get_error(a->display) || !(vp = att_viewport(a, o)))
+		return;
+	wp_viewport_set_destination(vp, INT32_MAX, INT32_MAX);
+	att_keep_presenting(a, buf, 1);
+}
+
+ATT_SCENARIO(run_viewport_source_past_buffer, "viewport-source-past-buffer",
+	     "a viewport source one unit past the buffer's edge once scale 2 halves it: sampling outside the buffer without a check at commit",
+	     SHM_ERR(WP_VIEWPORT_ERROR_OUT_OF_BUFFER, "wp_viewport", "outside"))
+{
+	int fd = att_memfd_or_fail(o, ATT_SIZE, MFD_ALLOW_SEALING, F_SEAL_SHRINK);
+	struct wp_viewport *vp;
+	struct wl_buffer *buf;
+
+	if (fd < 0)
+		return;
+	att_show_fd(a, fd, ATT_SIZE, 0, 1, &buf);
+	close(fd);
+	if (wl_display_get_error(a->display) || !(vp = att_viewport(a, o)))
+		return;
+	/* Fine at scale 1 (64 wide); at scale 2 the buffer is 32 wide. */
+	wp_viewport_set_source(vp, 0, 0, wl_fixed_from_int(33),
+			       wl_fixed_from_int(32));
+	wl_surface_set_buffer_scale(a->surface, 2);
+	att_keep_presenting(a, buf, 1);
 }
