@@ -7,6 +7,7 @@
  * the secure shm policy there is no SIGBUS to catch, and nothing here
  * pretends otherwise.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <signal.h>
@@ -170,6 +171,14 @@ static void usage(FILE *f)
 "  --screenshot=PATH        PNG written on SIGUSR1 and at --screenshot-frame\n"
 "  --screenshot-frame=N     write --screenshot when frame N is shown\n"
 "  --exit-after=SECONDS     exit after that long\n"
+"  --max-pool-memory=BYTES  bytes all clients' pools may map together (default:\n"
+"                           half of the memory available at start, within\n"
+"                           the compositor's memory cgroup): every mapped\n"
+"                           byte is one the compositor can be charged for\n"
+"  --oom-score-adj=N        written to /proc/self/oom_score_adj at start\n"
+"                           (-1000 to 1000, default -1000: the kernel's OOM\n"
+"                           killer takes clients before the compositor;\n"
+"                           lowering needs CAP_SYS_RESOURCE, else kept)\n"
 "  --max-pools-per-client=N pools one client may hold (default 1024), counted\n"
 "                           while the pool or any of its buffers lives: each\n"
 "                           is a mapping (and an fd until wl_shm_pool.destroy)\n"
@@ -208,7 +217,7 @@ static bool parse_options(int argc, char **argv, struct wlseal_options *o)
 {
 	enum { O_BACKEND = 256, O_DRM_DEVICE, O_SIZE, O_SOCKET, O_SHM, O_POLICY,
 	       O_PRINT_FRAMES, O_SCREENSHOT, O_SCREENSHOT_FRAME, O_EXIT_AFTER,
-	       O_MAX_POOLS_PER_CLIENT,
+	       O_MAX_POOLS_PER_CLIENT, O_MAX_POOL_MEMORY, O_OOM_SCORE_ADJ,
 	       O_VERBOSE, O_HELP, O_REQUIRE_SEALS, O_ACCEPT_SEALS,
 	       O_MAX_POOL_SIZE, O_POLICY_FILE, O_INPUT,
 	       O_BUDGET /* + enum wlseal_budget: the --max-*-per-client */ };
@@ -225,6 +234,8 @@ static bool parse_options(int argc, char **argv, struct wlseal_options *o)
 		{ "screenshot-frame", required_argument, NULL, O_SCREENSHOT_FRAME },
 		{ "exit-after", required_argument, NULL, O_EXIT_AFTER },
 		{ "max-pools-per-client", required_argument, NULL, O_MAX_POOLS_PER_CLIENT },
+		{ "max-pool-memory", required_argument, NULL, O_MAX_POOL_MEMORY },
+		{ "oom-score-adj", required_argument, NULL, O_OOM_SCORE_ADJ },
 		{ "verbose", no_argument, NULL, O_VERBOSE },
 		{ "help", no_argument, NULL, O_HELP },
 		{ "require-seals", required_argument, NULL, O_REQUIRE_SEALS },
@@ -327,6 +338,23 @@ static bool parse_options(int argc, char **argv, struct wlseal_options *o)
 							 INT_MAX);
 			o->max_pools_per_client = (int)n;
 			break;
+		case O_MAX_POOL_MEMORY:
+			if (!wlseal_option_uint(optarg, 1ull << 20, UINT64_MAX / 2,
+						&o->max_pool_memory))
+				return wlseal_option_bad("--max-pool-memory must "
+							 "be a byte count of at "
+							 "least 1 MiB");
+			break;
+		case O_OOM_SCORE_ADJ: {
+			/* -1000 to 1000: a sign, then what option_uint takes. */
+			bool neg = optarg[0] == '-';
+
+			if (!wlseal_option_uint(optarg + neg, 0, 1000, &n))
+				return wlseal_option_bad("--oom-score-adj must be "
+							 "from -1000 to 1000");
+			o->oom_score_adj = neg ? -(int)n : (int)n;
+			break;
+		}
 		case O_VERBOSE:
 			o->verbose = true;
 			wlseal_log_set_verbose(true);
@@ -367,6 +395,28 @@ static const char *shm_name(const struct wlseal_options *o)
  * many pools exhaust the compositor's table and starve every other client.
  * Raise the soft limit to the hard one.
  */
+/*
+ * Every page of a pool the compositor reads is in its RSS, and a page it
+ * faults into a hole is charged to it too: to the kernel's OOM killer the
+ * compositor looks like the biggest process there is, while the client
+ * that made those pages (and any memfd pages it keeps unmapped) counts
+ * for nothing. The pool budget (check.c) keeps what the compositor maps
+ * below what the machine can afford; this keeps the OOM killer, when
+ * clients run the machine out of memory by other means, from picking the
+ * one process every client needs.
+ */
+static void set_oom_score_adj(int adj)
+{
+	FILE *f = fopen("/proc/self/oom_score_adj", "we");
+
+	if (!f || fprintf(f, "%d\n", adj) < 0 || fclose(f) != 0) {
+		/* Lowering it needs CAP_SYS_RESOURCE: not fatal. */
+		wlseal_log("oom_score_adj %d not set: %s", adj, strerror(errno));
+		return;
+	}
+	wlseal_debug("oom_score_adj %d", adj);
+}
+
 static void raise_fd_limit(void)
 {
 	struct rlimit rl;
@@ -387,6 +437,7 @@ int main(int argc, char **argv)
 
 	o->drm_device = "/dev/dri/card0";
 	o->max_pools_per_client = 1024;
+	o->oom_score_adj = -1000;
 	for (int k = 0; k < WLSEAL_BUDGET_KINDS; k++)
 		o->max_objects[k] = wlseal_budget_info[k].def;
 	o->shm = WLSEAL_SHM_WLSEAL;
@@ -422,6 +473,8 @@ int main(int argc, char **argv)
 	server.shm.display = server.display;
 	server.shm.mode = o->shm;
 	server.shm.max_pools_per_client = o->max_pools_per_client;
+	server.shm.totals.max_bytes = o->max_pool_memory;	/* 0: derived */
+	set_oom_score_adj(o->oom_score_adj);
 	memcpy(server.shm.max_objects, o->max_objects,
 	       sizeof(server.shm.max_objects));
 

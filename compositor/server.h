@@ -42,6 +42,8 @@ struct wlseal_options {
 	uint64_t screenshot_frame; /* 0: only on SIGUSR1 */
 	int exit_after;		/* seconds, 0: never */
 	int max_pools_per_client; /* live wl_shm_pools per client */
+	uint64_t max_pool_memory;  /* --max-pool-memory, 0: derived */
+	int oom_score_adj;
 	int max_objects[WLSEAL_BUDGET_KINDS]; /* --max-*-per-client */
 	/* --input paths (input/): streams of struct input_event. */
 	const char *inputs[8];

@@ -396,37 +396,6 @@ ATT_SCENARIO(run_attach_offset_extremes, "attach-offset-extremes",
 
 /* --- reading through a scale, a transform and a viewport ------------------------- */
 
-static void bind_viewporter(void *data, struct wl_registry *r, uint32_t name,
-			    const char *iface, uint32_t version)
-{
-	if (!strcmp(iface, "wp_viewporter"))
-		*(struct wp_viewporter **)data =
-			wl_registry_bind(r, name, &wp_viewporter_interface, 1);
-}
-
-static void no_global_remove(void *data, struct wl_registry *r, uint32_t name)
-{
-}
-
-static const struct wl_registry_listener viewporter_listener = {
-	.global = bind_viewporter,
-	.global_remove = no_global_remove,
-};
-
-/* A viewport for a->surface, or NULL with the setup failure said. */
-static struct wp_viewport *att_viewport(struct attack *a, struct outcome *o)
-{
-	struct wp_viewporter *vpr = NULL;
-	struct wl_registry *r = wl_display_get_registry(a->display);
-
-	wl_registry_add_listener(r, &viewporter_listener, &vpr);
-	if (att_roundtrip(a) != 0 || !vpr) {
-		att_fail_setup(o, "no wp_viewporter");
-		return NULL;
-	}
-	return wp_viewporter_get_viewport(vpr, a->surface);
-}
-
 ATT_SCENARIO(run_filtered_pool_end, "filtered-read-at-pool-end",
 	     "the buffer ends where the pool and the file end; scale 2, transform 270 and a fractional viewport source on its last row stretched to 32768x32768: a bilinear tap one pixel past the edge would read past the mapping (SIGSEGV)",
 	     ACCEPTED)

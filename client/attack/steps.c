@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "attack-viewporter-client-protocol.h"
 #include "scenario.h"
 
 /* --- common steps ------------------------------------------------------------ */
@@ -68,4 +69,34 @@ int att_reopen(int fd, int flags)
 
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	return open(path, flags | O_CLOEXEC);
+}
+
+static void bind_viewporter(void *data, struct wl_registry *r, uint32_t name,
+			    const char *iface, uint32_t version)
+{
+	if (!strcmp(iface, "wp_viewporter"))
+		*(struct wp_viewporter **)data =
+			wl_registry_bind(r, name, &wp_viewporter_interface, 1);
+}
+
+static void no_global_remove(void *data, struct wl_registry *r, uint32_t name)
+{
+}
+
+static const struct wl_registry_listener viewporter_listener = {
+	.global = bind_viewporter,
+	.global_remove = no_global_remove,
+};
+
+struct wp_viewport *att_viewport(struct attack *a, struct outcome *o)
+{
+	struct wp_viewporter *vpr = NULL;
+	struct wl_registry *r = wl_display_get_registry(a->display);
+
+	wl_registry_add_listener(r, &viewporter_listener, &vpr);
+	if (att_roundtrip(a) != 0 || !vpr) {
+		att_fail_setup(o, "no wp_viewporter");
+		return NULL;
+	}
+	return wp_viewporter_get_viewport(vpr, a->surface);
 }

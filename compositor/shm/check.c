@@ -84,11 +84,13 @@
  * Budgets. Own limits first: at most --max-pools-per-client pool objects
  * and WLSEAL_CLIENT_MAX_BYTES mapped bytes per client (one INT32_MAX pool
  * fits). Then the totals of all clients: mappings against vm.max_map_count
- * (minus what the compositor itself maps), bytes against the machine's
- * memory (at least 4 GiB). Bytes matter beyond address space: reading a
+ * (minus what the compositor itself maps), bytes against the memory the
+ * compositor can afford (memory.c: half of what was available at start,
+ * or --max-pool-memory). Bytes matter beyond address space: reading a
  * hole of a sparse file allocates a page that is charged to the
- * compositor, and what the compositor can ever be charged for through a
- * pool is bounded by the pool's mapped bytes, so the byte total bounds it.
+ * compositor, every page it reads counts in its RSS, and what the
+ * compositor can ever be made to hold through a pool is bounded by the
+ * pool's mapped bytes, so the byte total bounds it.
  *
  * The last quarter of every total (of the fds at least WLSEAL_FD_RESERVE,
  * down to FD_HARD_RESERVE) is kept for light clients: a client already

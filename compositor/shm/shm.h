@@ -54,8 +54,12 @@ struct wlseal_shm_totals {
 	int pools;		/* pool objects: one mapping each */
 	uint64_t bytes;		/* mapped bytes */
 	int max_pools;
-	uint64_t max_bytes;
+	uint64_t max_bytes;	/* set before wlseal_shm_init(), or 0 */
 };
+
+/* memory.c: max_bytes, when not set, from the memory available at start
+ * (and the memory cgroup's headroom); logs the figure either way. */
+void wlseal_shm_memory_budget(struct wlseal_shm_totals *t);
 
 /*
  * Protocol objects a client may hold at once, besides pools (objects.c

@@ -4,7 +4,6 @@
  * of pool.c (seal check, budget, map), shared with the extension.
  */
 #include <stdio.h>
-#include <sys/sysinfo.h>
 #include <unistd.h>
 
 #include <wayland-server-core.h>
@@ -64,10 +63,9 @@ static void shm_bind(struct wl_client *client, void *data, uint32_t version,
 }
 
 /* The totals' limits (check.c, "Budgets"): vm.max_map_count less what the
- * compositor maps itself, and the machine's memory, at least 4 GiB. */
+ * compositor maps itself, and the memory it can afford (memory.c). */
 static void shm_totals_init(struct wlseal_shm_totals *t)
 {
-	struct sysinfo si;
 	int max_map_count = 65530;	/* the kernel's default */
 	FILE *f = fopen("/proc/sys/vm/max_map_count", "re");
 
@@ -79,10 +77,7 @@ static void shm_totals_init(struct wlseal_shm_totals *t)
 	t->max_pools = max_map_count - 4096;	/* libraries, malloc, DRM */
 	if (t->max_pools < 1024)
 		t->max_pools = 1024;
-	t->max_bytes = 4ull << 30;
-	if (sysinfo(&si) == 0 &&
-	    (uint64_t)si.totalram * si.mem_unit > t->max_bytes)
-		t->max_bytes = (uint64_t)si.totalram * si.mem_unit;
+	wlseal_shm_memory_budget(t);
 }
 
 bool wlseal_shm_init(struct wlseal_shm *shm)
