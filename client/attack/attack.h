@@ -121,6 +121,8 @@ void att_note(struct outcome *o, const char *fmt, ...)
 void att_fail_setup(struct outcome *o, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void att_conclude(struct attack *a, struct outcome *o);
+/* Refused for the compositor's pool memory budget: skipped, said why. */
+bool att_skip_if_unaffordable(struct attack *a, struct outcome *o);
 bool att_alive(struct attack *a);
 
 /* harness.c: the connection. */

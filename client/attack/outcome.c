@@ -184,6 +184,24 @@ static void classify(struct attack *a, struct outcome *o, int rt)
 	o->result = att_alive(a) ? RES_DISCONNECTED : RES_GONE;
 }
 
+/*
+ * A scenario that needs a pool larger than the compositor's pool memory
+ * budget allows on this machine (half of its available memory: a 2 GiB
+ * pool in a 1 GiB VM) cannot run here: when the connection was refused
+ * for that reason, the outcome is skipped, with the compositor's words.
+ */
+bool att_skip_if_unaffordable(struct attack *a, struct outcome *o)
+{
+	if (!wl_display_get_error(a->display) ||
+	    !strstr(last_log, "pool memory limit"))
+		return false;
+	o->result = RES_SKIPPED;
+	att_note(o, "the compositor cannot afford this pool on this machine: %s",
+		 strstr(last_log, "compositor near"));
+	o->note[strcspn(o->note, "\n")] = '\0';
+	return true;
+}
+
 /* Decide the outcome of everything sent so far: flush, round-trip, look. */
 void att_conclude(struct attack *a, struct outcome *o)
 {
