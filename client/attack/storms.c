@@ -381,3 +381,99 @@ ATT_SCENARIO(run_object_storm, "object-storm",
 	storm(a, o, "xdg_positioners", 200000, 2000, make_positioner, NULL,
 	      NULL);
 }
+
+/* --- overdraw ------------------------------------------------------------------ */
+
+#define LAYER_W 1024
+#define LAYER_H 768
+
+static void make_layer(struct attack *a, void *data, int i)
+{
+	struct subs *s = data;
+	struct wl_surface *child = wl_compositor_create_surface(a->compositor);
+	struct wl_subsurface *sub;
+
+	sub = wl_subcompositor_get_subsurface(s->subcompositor, child,
+					      a->surface);
+	wl_subsurface_set_desync(sub);
+	wl_surface_attach(child, s->buf, 0, 0);
+	wl_surface_damage_buffer(child, 0, 0, LAYER_W, LAYER_H);
+	wl_surface_commit(child);
+	s->made = i + 1;
+}
+
+/* Layers up to @upto, then three frames of the toplevel, timed (us);
+ * -1 when the connection failed. */
+static int64_t layers_then_frames(struct attack *a, struct subs *s,
+				  int upto, struct honest *hc)
+{
+	int64_t t0;
+
+	while (s->made < upto) {
+		make_layer(a, s, s->made);
+		if (s->made % FLUSH_EVERY == 0 && flush_all(a) != 0)
+			return -1;
+	}
+	if (flush_all(a) != 0 || att_roundtrip(a) != 0)
+		return -1;
+	t0 = now_us();
+	for (int i = 0; i < 3; i++) {
+		if (att_present(a, s->buf, LAYER_W, LAYER_H) != 0)
+			return -1;
+		honest_sample(hc);
+	}
+	return now_us() - t0;
+}
+
+/*
+ * Overdraw: translucent subsurfaces of the output's size, all stacked on
+ * one toplevel, so that every frame blends each of them over the whole
+ * output (occlusion culling cannot help: they are translucent). With 8
+ * of them a frame costs what a busy but honest client costs; with 1024
+ * (the subsurface budget) a compositor without an overdraw budget blends
+ * 128 times as much every frame, and every client's frames wait. The
+ * frames with 1024 may cost at most four times those with 8 (asserted,
+ * the machine's speed cancels out), and the honest connection's
+ * roundtrips stay short.
+ */
+ATT_SCENARIO(run_overdraw_storm, "overdraw-storm",
+	     "1024 translucent output-sized subsurfaces stacked on one toplevel: every frame would blend them all; frames with 1024 may cost at most 4x frames with 8 (asserted)",
+	     ACCEPTED)
+{
+	struct subs s = { 0 };
+	struct wl_registry *r = wl_display_get_registry(a->display);
+	struct wl_shm_pool *pool;
+	struct honest hc;
+	int64_t few, many;
+	int fd;
+
+	wl_registry_add_listener(r, &subs_listener, &s);
+	if (att_roundtrip(a) != 0 || !s.subcompositor) {
+		att_fail_setup(o, "no wl_subcompositor");
+		return;
+	}
+	fd = att_memfd_or_fail(o, LAYER_W * LAYER_H * 4, MFD_ALLOW_SEALING,
+			       F_SEAL_SHRINK);
+	if (fd < 0)
+		return;
+	/* Nearly transparent: nothing is opaque, everything blends. */
+	att_fill(fd, 0, LAYER_W * LAYER_H * 4, 0x08102030);
+	pool = wl_shm_create_pool(a->shm, fd, LAYER_W * LAYER_H * 4);
+	close(fd);
+	s.buf = wl_shm_pool_create_buffer(pool, 0, LAYER_W, LAYER_H,
+					  LAYER_W * 4, WL_SHM_FORMAT_ARGB8888);
+	if (att_window(a) != 0 || att_present(a, s.buf, LAYER_W, LAYER_H) != 0 ||
+	    honest_start(&hc, a, o) != 0)
+		return;
+	a->timeout_ms = 120000;
+	few = layers_then_frames(a, &s, 8, &hc);
+	many = few < 0 ? -1 : layers_then_frames(a, &s, 1024, &hc);
+	if (few >= 0 && many >= 0) {
+		att_note(o, "3 frames: %.1f ms with 8 layers, %.1f ms with %d",
+			 (double)few / 1000.0, (double)many / 1000.0, s.made);
+		if (many > 4 * few + 200000)
+			att_fail_setup(o, "frames with %d layers cost %.1fx those with 8: the work per frame grows with the layers one client stacks",
+				       s.made, (double)many / (double)(few ? few : 1));
+	}
+	honest_end(&hc, o);
+}

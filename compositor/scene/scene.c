@@ -10,6 +10,7 @@
  */
 #include <stdlib.h>
 
+#include "overdraw.h"
 #include "scene.h"
 
 void wlseal_scene_init(struct wlseal_scene *scene, int width, int height)
@@ -375,6 +376,7 @@ struct draw {
 	pixman_image_t *image;		/* from view->source->begin() */
 	pixman_region32_t clip;		/* what of the repaint it shows */
 	pixman_region32_t opaque;	/* the part of clip it covers alone */
+	int owner;			/* in the frame's overdraw plan */
 };
 
 /* Visits every view that can show, bottom first, with its origin; returns
@@ -398,10 +400,62 @@ static int flatten(struct wlseal_scene *scene, struct draw *d, int max)
 	return n;
 }
 
+static uint64_t region_area(pixman_region32_t *region)
+{
+	pixman_box32_t *boxes;
+	uint64_t area = 0;
+	int n;
+
+	boxes = pixman_region32_rectangles(region, &n);
+	for (int i = 0; i < n; i++)
+		area += (uint64_t)(boxes[i].x2 - boxes[i].x1) *
+			(uint64_t)(boxes[i].y2 - boxes[i].y1);
+	return area;
+}
+
+/* The frame's overdraw budget (overdraw.c): each view's owner, and what
+ * it may cover of @region at most (its rectangle there). */
+static void plan_overdraw(struct wlseal_scene *scene,
+			  pixman_region32_t *region, struct draw *d, int n,
+			  struct overdraw *od)
+{
+	size_t slots = n > 0 ? (size_t)n : 1;
+	const void **keys = malloc(sizeof(*keys) * slots);
+	uint64_t *demand = malloc(sizeof(*demand) * slots);
+	int *owner_of = malloc(sizeof(*owner_of) * slots);
+	bool planned = false;
+
+	if (keys && demand && owner_of) {
+		for (int i = 0; i < n; i++) {
+			struct wlseal_scene_view *v = d[i].view;
+			pixman_region32_t in;
+
+			keys[i] = v->owner;
+			pixman_region32_init_rect(&in, d[i].x, d[i].y,
+						  (unsigned int)v->width,
+						  (unsigned int)v->height);
+			pixman_region32_intersect(&in, &in, region);
+			demand[i] = region_area(&in);
+			pixman_region32_fini(&in);
+		}
+		planned = overdraw_plan(od, keys, demand, n,
+					(uint64_t)scene->width *
+					(uint64_t)scene->height, owner_of);
+	}
+	if (!planned)
+		*od = (struct overdraw){ 0 };	/* nothing limited */
+	for (int i = 0; i < n; i++)
+		d[i].owner = planned ? owner_of[i] : -1;
+	free(keys);
+	free(demand);
+	free(owner_of);
+}
+
 /* Marks in @d (bottom first) the views that show in @region, deciding
- * top-down, and fills @covered with what opaque views cover. */
+ * top-down, and fills @covered with what opaque views cover. A view its
+ * owner's overdraw budget has no room for is not shown either. */
 static void find_visible(pixman_region32_t *region, struct draw *d, int n,
-			 pixman_region32_t *covered)
+			 pixman_region32_t *covered, struct overdraw *od)
 {
 	int i;
 
@@ -430,7 +484,8 @@ static void find_visible(pixman_region32_t *region, struct draw *d, int n,
 		pixman_region32_intersect(&d[i].clip, &d[i].clip, region);
 		/* Under an opaque pixel of a view above, nothing shows. */
 		pixman_region32_subtract(&d[i].clip, &d[i].clip, covered);
-		if (!pixman_region32_not_empty(&d[i].clip)) {
+		if (!pixman_region32_not_empty(&d[i].clip) ||
+		    !overdraw_take(od, d[i].owner, region_area(&d[i].clip))) {
 			pixman_region32_fini(&d[i].clip);
 			pixman_image_unref(image);
 			v->source->end(v);
@@ -558,8 +613,9 @@ uint64_t wlseal_scene_render(struct wlseal_scene *scene,
 	struct draw stack_draws[32], *draws = stack_draws;
 	pixman_region32_t region, covered, background;
 	pixman_box32_t *boxes;
-	uint64_t area = 0;
-	int n, i, nviews;
+	struct overdraw od;
+	uint64_t area;
+	int i, nviews;
 
 	/*
 	 * What to redraw depends on how stale the target is: a single
@@ -590,8 +646,10 @@ uint64_t wlseal_scene_render(struct wlseal_scene *scene,
 		goto done;
 	}
 	flatten(scene, draws, nviews);
+	plan_overdraw(scene, &region, draws, nviews, &od);
 	pixman_region32_init(&covered);
-	find_visible(&region, draws, nviews, &covered);
+	find_visible(&region, draws, nviews, &covered, &od);
+	overdraw_finish(&od);
 
 	pixman_region32_init(&background);
 	pixman_region32_subtract(&background, &region, &covered);
@@ -613,10 +671,7 @@ uint64_t wlseal_scene_render(struct wlseal_scene *scene,
 	if (draws != stack_draws)
 		free(draws);
 done:
-	boxes = pixman_region32_rectangles(&region, &n);
-	for (i = 0; i < n; i++)
-		area += (uint64_t)(boxes[i].x2 - boxes[i].x1) *
-			(uint64_t)(boxes[i].y2 - boxes[i].y1);
+	area = region_area(&region);
 
 	if (drawn)
 		pixman_region32_copy(drawn, &region);

@@ -66,6 +66,9 @@ struct wlseal_scene_view {
 	 * (wl_surface.set_input_region), always within its size; NULL:
 	 * all of it. */
 	const pixman_region32_t *input;
+	/* Whose overdraw budget its drawing counts against (overdraw.c):
+	 * compared, never dereferenced; NULL: the compositor's own. */
+	const void *owner;
 };
 
 /* The views, bottom to top, and what changed. */

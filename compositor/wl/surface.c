@@ -703,6 +703,9 @@ static void compositor_create_surface(struct wl_client *client,
 	wl_list_init(&s->feedbacks);
 	wlseal_scene_view_init(&s->view, &surface_source);
 	s->view.opaque = &s->opaque;
+	/* The client's account is its key in the overdraw budget: one per
+	 * client, alive as long as this surface. */
+	s->view.owner = account;
 	wl_signal_init(&s->destroy_signal);
 	wl_signal_init(&s->apply_signal);
 	wl_list_insert(&server->surfaces, &s->link);
