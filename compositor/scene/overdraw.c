@@ -13,23 +13,22 @@
  * connections multiply it. Occlusion culling does not help: the views
  * are translucent.
  *
- * So every repaint has a budget of drawn pixels, in multiples of the
- * output's area: at most WLSEAL_OVERDRAW_PER_OWNER for the views of one
- * client (a client covering its whole output with a window, a video
- * subsurface and a translucent overlay draws three), at most
+ * Opaque pixels need no budget: scene.c writes each output pixel under
+ * an opaque view once a frame (SRC, nothing below it drawn), so all the
+ * opaque parts of all views cost at most one output's area together,
+ * and forty stacked full-screen windows cost one. Blending is what piles
+ * up. So every repaint has a budget of blended pixels, in multiples of
+ * the output's area: at most WLSEAL_OVERDRAW_PER_OWNER for the views of
+ * one client (a client covering its output with a translucent window,
+ * a translucent video subsurface and an overlay blends three), at most
  * WLSEAL_OVERDRAW_TOTAL for all clients together. When the clients'
  * demands exceed the total, it is shared max-min fairly: a client that
  * asks for less than an equal share gets all it asks for, and the rest
  * is split among the others. A well-behaved client's window (demand: its
  * area, far below a share) is therefore always drawn, however many
- * connections stack views over it. Views are decided top-down, so the
- * views of a client over its allocation that are not drawn are its
- * lowest ones; a view not drawn is not drawn at all (no partial view)
- * and does not hide what is under it.
- *
- * Demand is estimated before occlusion is known (the view's rectangle in
- * the repaint), and taken after it (what the view really shows), so a
- * client under its allocation by the estimate never loses a view.
+ * connections stack views over it. Demands are exact: scene.c knows what
+ * each view blends once occlusion is decided, and opaque parts, always
+ * drawn, decide it alone.
  */
 #include <stdlib.h>
 #include <time.h>

@@ -29,11 +29,10 @@ struct overdraw {
 };
 
 /*
- * Plans one repaint of @area pixels of output: view i of @n belongs to
- * @keys[i] (NULL: the compositor's own, never limited) and may cover
- * up to @demand[i] pixels of the repaint. Writes each view's owner
- * index (-1: not limited) to @owner_of. false when memory is short:
- * then nothing is limited.
+ * Plans one repaint of an output of @area pixels: view i of @n belongs
+ * to @keys[i] (NULL: the compositor's own, never limited) and blends
+ * @demand[i] pixels. Writes each view's owner index (-1: not limited)
+ * to @owner_of. false when memory is short: then nothing is limited.
  */
 bool overdraw_plan(struct overdraw *od, const void *const *keys,
 		   const uint64_t *demand, int n, uint64_t area,

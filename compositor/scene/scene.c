@@ -376,7 +376,8 @@ struct draw {
 	pixman_image_t *image;		/* from view->source->begin() */
 	pixman_region32_t clip;		/* what of the repaint it shows */
 	pixman_region32_t opaque;	/* the part of clip it covers alone */
-	int owner;			/* in the frame's overdraw plan */
+	uint64_t blend;			/* pixels it blends (clip - opaque) */
+	bool no_blend;			/* over budget: opaque part only */
 };
 
 /* Visits every view that can show, bottom first, with its origin; returns
@@ -413,49 +414,57 @@ static uint64_t region_area(pixman_region32_t *region)
 	return area;
 }
 
-/* The frame's overdraw budget (overdraw.c): each view's owner, and what
- * it may cover of @region at most (its rectangle there). */
-static void plan_overdraw(struct wlseal_scene *scene,
-			  pixman_region32_t *region, struct draw *d, int n,
-			  struct overdraw *od)
+/*
+ * The frame's overdraw budget (overdraw.c): only blending is budgeted.
+ * An opaque pixel is written once a frame whoever covers it, so the
+ * opaque parts of all views cost at most one output's area together;
+ * they are always drawn, and so what covers what is the same whatever
+ * the budget decides. Past its owner's allocation a view draws its
+ * opaque part only, and is not drawn at all when it has none. Decided
+ * top-down: the views a client loses are its lowest.
+ */
+static void apply_overdraw(struct wlseal_scene *scene, struct draw *d, int n)
 {
 	size_t slots = n > 0 ? (size_t)n : 1;
 	const void **keys = malloc(sizeof(*keys) * slots);
-	uint64_t *demand = malloc(sizeof(*demand) * slots);
+	uint64_t *blend = malloc(sizeof(*blend) * slots);
 	int *owner_of = malloc(sizeof(*owner_of) * slots);
-	bool planned = false;
+	struct overdraw od;
 
-	if (keys && demand && owner_of) {
+	if (keys && blend && owner_of) {
 		for (int i = 0; i < n; i++) {
-			struct wlseal_scene_view *v = d[i].view;
-			pixman_region32_t in;
-
-			keys[i] = v->owner;
-			pixman_region32_init_rect(&in, d[i].x, d[i].y,
-						  (unsigned int)v->width,
-						  (unsigned int)v->height);
-			pixman_region32_intersect(&in, &in, region);
-			demand[i] = region_area(&in);
-			pixman_region32_fini(&in);
+			keys[i] = d[i].view->owner;
+			blend[i] = d[i].shown ? d[i].blend : 0;
 		}
-		planned = overdraw_plan(od, keys, demand, n,
-					(uint64_t)scene->width *
-					(uint64_t)scene->height, owner_of);
+		if (overdraw_plan(&od, keys, blend, n,
+				  (uint64_t)scene->width *
+				  (uint64_t)scene->height, owner_of)) {
+			for (int i = n - 1; i >= 0; i--) {
+				if (!d[i].shown ||
+				    overdraw_take(&od, owner_of[i], blend[i]))
+					continue;
+				d[i].no_blend = true;
+				if (pixman_region32_not_empty(&d[i].opaque))
+					continue;
+				d[i].shown = false;
+				pixman_region32_fini(&d[i].clip);
+				pixman_region32_fini(&d[i].opaque);
+				pixman_image_unref(d[i].image);
+				d[i].view->source->end(d[i].view);
+			}
+			overdraw_finish(&od);
+		}
 	}
-	if (!planned)
-		*od = (struct overdraw){ 0 };	/* nothing limited */
-	for (int i = 0; i < n; i++)
-		d[i].owner = planned ? owner_of[i] : -1;
+	/* Without memory for the plan nothing is limited this frame. */
 	free(keys);
-	free(demand);
+	free(blend);
 	free(owner_of);
 }
 
 /* Marks in @d (bottom first) the views that show in @region, deciding
- * top-down, and fills @covered with what opaque views cover. A view its
- * owner's overdraw budget has no room for is not shown either. */
+ * top-down, and fills @covered with what opaque views cover. */
 static void find_visible(pixman_region32_t *region, struct draw *d, int n,
-			 pixman_region32_t *covered, struct overdraw *od)
+			 pixman_region32_t *covered)
 {
 	int i;
 
@@ -484,8 +493,7 @@ static void find_visible(pixman_region32_t *region, struct draw *d, int n,
 		pixman_region32_intersect(&d[i].clip, &d[i].clip, region);
 		/* Under an opaque pixel of a view above, nothing shows. */
 		pixman_region32_subtract(&d[i].clip, &d[i].clip, covered);
-		if (!pixman_region32_not_empty(&d[i].clip) ||
-		    !overdraw_take(od, d[i].owner, region_area(&d[i].clip))) {
+		if (!pixman_region32_not_empty(&d[i].clip)) {
 			pixman_region32_fini(&d[i].clip);
 			pixman_image_unref(image);
 			v->source->end(v);
@@ -511,6 +519,8 @@ static void find_visible(pixman_region32_t *region, struct draw *d, int n,
 		 * bounded however many opaque views there are. */
 		if (pixman_region32_n_rects(covered) <= MAX_DAMAGE_RECTS)
 			pixman_region32_union(covered, covered, &d[i].opaque);
+		d[i].blend = region_area(&d[i].clip) -
+			     region_area(&d[i].opaque);
 		d[i].shown = true;
 	}
 }
@@ -556,10 +566,14 @@ static void draw_view(struct draw *d, pixman_image_t *target)
 				pixman_image_unref(opaque);
 		} else {
 			/* No memory for the wrapper: blend, as if the
-			 * region were not there (same pixels when honest). */
+			 * region were not there (same pixels when honest),
+			 * over budget or not: what it covers must be drawn. */
 			pixman_region32_clear(&d->opaque);
+			d->no_blend = false;
 		}
 	}
+	if (d->no_blend)
+		return;
 	pixman_region32_init(&rest);
 	pixman_region32_subtract(&rest, &d->clip, &d->opaque);
 	composite_clipped(PIXMAN_OP_OVER, d->image, target, &rest, d->x, d->y,
@@ -613,7 +627,6 @@ uint64_t wlseal_scene_render(struct wlseal_scene *scene,
 	struct draw stack_draws[32], *draws = stack_draws;
 	pixman_region32_t region, covered, background;
 	pixman_box32_t *boxes;
-	struct overdraw od;
 	uint64_t area;
 	int i, nviews;
 
@@ -646,10 +659,9 @@ uint64_t wlseal_scene_render(struct wlseal_scene *scene,
 		goto done;
 	}
 	flatten(scene, draws, nviews);
-	plan_overdraw(scene, &region, draws, nviews, &od);
 	pixman_region32_init(&covered);
-	find_visible(&region, draws, nviews, &covered, &od);
-	overdraw_finish(&od);
+	find_visible(&region, draws, nviews, &covered);
+	apply_overdraw(scene, draws, nviews);
 
 	pixman_region32_init(&background);
 	pixman_region32_subtract(&background, &region, &covered);
