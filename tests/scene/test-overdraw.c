@@ -17,33 +17,12 @@
 #include <string.h>
 
 #include "scene.h"
+#include "test-view.h"
 
 #define W 64
 #define H 48
 #define MAX_VIEWS 80
 #define BG_RED ((WLSEAL_BACKGROUND >> 16) & 0xff)
-
-struct test_view {
-	struct wlseal_scene_view view;
-	pixman_format_code_t format;
-	uint32_t *pixels;
-};
-
-static pixman_image_t *tv_begin(struct wlseal_scene_view *v)
-{
-	struct test_view *t = wl_container_of(v, t, view);
-
-	return pixman_image_create_bits_no_clear(t->format, v->width, v->height,
-						 t->pixels, v->width * 4);
-}
-
-static void tv_end(struct wlseal_scene_view *v)
-{
-}
-
-static const struct wlseal_scene_source tv_source = {
-	.begin = tv_begin, .end = tv_end,
-};
 
 static uint32_t layer_pixels[W * H];	/* alpha 0, red 1 */
 static uint32_t honest_pixels[8 * 8];	/* opaque green */
