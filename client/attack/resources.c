@@ -345,7 +345,7 @@ ATT_SCENARIO(run_hole_charge, "hole-charge",
 	long long base = compositor_shmem(a), goal, held = 0;
 	int64_t deadline = att_now_ms() + CHARGE_SECONDS * 1000;
 	size_t size = (size_t)INT32_MAX / CHARGE_STRIDE * CHARGE_STRIDE;
-	int c, frames = 0, pools = 0, refused = 0;
+	int c, used = 0, frames = 0, pools = 0, refused = 0;
 
 	if (avail < 0)
 		avail = (long long)CHARGE_MAX;
@@ -365,13 +365,17 @@ ATT_SCENARIO(run_hole_charge, "hole-charge",
 			break;
 		x->timeout_ms = a->timeout_ms > 30000 ? a->timeout_ms : 30000;
 		fd = att_memfd_sparse(size, MFD_ALLOW_SEALING);
-		if (fd < 0 || fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW) < 0 ||
-		    att_connect(x) != 0) {
-			att_fail_setup(o, "connection %d: setup failed (%s)", c,
+		if (fd < 0 || fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW) < 0) {
+			att_fail_setup(o, "sparse memfd of %zu bytes: %s", size,
 				       strerror(errno));
 			if (fd >= 0)
 				close(fd);
-			c++;
+			break;
+		}
+		used = c + 1;
+		if (att_connect(x) != 0) {
+			close(fd);
+			att_note(o, "connection %d could not connect", c);
 			break;
 		}
 		pool = wl_shm_create_pool(x->shm, fd, (int32_t)size);
@@ -394,15 +398,17 @@ ATT_SCENARIO(run_hole_charge, "hole-charge",
 			break;
 		frames += n;
 	}
-	held = compositor_shmem(a);
-	if (held >= 0)
-		att_note(o, "compositor holds %lld MiB of pool pages (%lld before; aim %lld MiB, %lld MiB available)",
-			 held >> 20, base >> 20, goal >> 20, avail >> 20);
+	if (compositor_shmem(a) >= 0)
+		held = compositor_shmem(a) - (base > 0 ? base : 0);
 	att_note(o, "%d pools on %d connections, %d refused, %d frames", pools,
-		 c, refused, frames);
-	if (!wl_display_get_error(a->display))
+		 used, refused, frames);
+	if (held > 0)
+		att_note(o, "the compositor held %lld MiB of pool pages more than before (aim %lld MiB, %lld MiB available)",
+			 held >> 20, goal >> 20, avail >> 20);
+	/* Dead (the OOM killer's pick): the verdict says so. */
+	if (att_alive(a) && !wl_display_get_error(a->display))
 		beside_the_heavy(a, o);
-	for (int i = 0; i < c && i < CHARGE_CONNECTIONS; i++)
+	for (int i = 0; i < used; i++)
 		att_disconnect(&conns[i]);
 }
 
