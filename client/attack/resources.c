@@ -281,7 +281,7 @@ out:
 #define CHARGE_DST_W 256
 #define CHARGE_DST_H 192
 #define CHARGE_MIN (32 << 20)
-#define CHARGE_MAX (1ull << 30)
+#define CHARGE_MAX (5ull << 29)		/* 2.5 GiB: past a 2 GiB VM */
 #define CHARGE_SECONDS 120
 
 /* A "Key: N kB" line of /proc/PID/status or /proc/meminfo, in bytes;

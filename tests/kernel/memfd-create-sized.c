@@ -145,7 +145,7 @@ static void test_sizes(void)
 	close(fd);
 }
 
-/* VM_NORESERVE: 1 TiB in a 1 GiB guest, and Committed_AS does not move. */
+/* VM_NORESERVE: 1 TiB in a 2 GiB guest, and Committed_AS does not move. */
 static void test_noreserve(void)
 {
 	const uint64_t tib = 1ULL << 40;
