@@ -85,8 +85,8 @@
  * and WLSEAL_CLIENT_MAX_BYTES mapped bytes per client (one INT32_MAX pool
  * fits). Then the totals of all clients: mappings against vm.max_map_count
  * (minus what the compositor itself maps), bytes against the memory the
- * compositor can afford (memory.c: half of what was available at start,
- * or --max-pool-memory). Bytes matter beyond address space: reading a
+ * compositor can afford (memory.c: what was available at its start, or
+ * --max-pool-memory). Bytes matter beyond address space: reading a
  * hole of a sparse file allocates a page that is charged to the
  * compositor, every page it reads counts in its RSS, and what the
  * compositor can ever be made to hold through a pool is bounded by the

@@ -16,14 +16,16 @@
  * buffer offset each frame, or a viewport that samples a tall buffer
  * sparsely. So the sum of all mapped pool bytes is exactly what clients
  * can make the compositor hold, and it must stay below what the machine
- * (and the cgroup the compositor runs in) can give: half of what is
- * available when the compositor starts. Half, because the clients need
- * memory of their own for those pages' other half of the story (they
- * write them), and the rest of the system keeps running.
+ * (and the cgroup the compositor runs in) can give: what is available
+ * when the compositor starts. Not less: clients map far more than they
+ * touch (foot maps 512 MiB pools, sometimes two at once, and draws a
+ * few MiB of them), and the light clients' reserve (check.c) keeps the
+ * last quarter for them anyway, so heavy clients together stop at three
+ * quarters of it.
  *
- * The machine's total RAM is not that bound: in a 1 GiB VM whose root
- * file system lives in RAM, 1 GiB of faulted pool pages is an OOM kill,
- * and the compositor is the process the OOM killer picks.
+ * The machine's total RAM is not that bound: in a VM whose root file
+ * system lives in RAM, the RAM's worth of faulted pool pages is an OOM
+ * kill, and the compositor is the process the OOM killer picks.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -124,8 +126,8 @@ void wlseal_shm_memory_budget(struct wlseal_shm_totals *t)
 	headroom = cgroup_headroom();
 	if (headroom < avail)
 		avail = headroom;
-	t->max_bytes = avail / 2 > MIN_POOL_MEMORY ? avail / 2 : MIN_POOL_MEMORY;
-	wlseal_log("pool memory: at most %" PRIu64 " MiB mapped (half of %" PRIu64
-		   " MiB available%s)", t->max_bytes >> 20, avail >> 20,
+	t->max_bytes = avail > MIN_POOL_MEMORY ? avail : MIN_POOL_MEMORY;
+	wlseal_log("pool memory: at most %" PRIu64 " MiB mapped (what was available%s)",
+		   t->max_bytes >> 20,
 		   headroom == avail ? " in the memory cgroup" : "");
 }

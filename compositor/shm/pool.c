@@ -48,11 +48,24 @@ static bool client_gone(const struct wlseal_pool *pool)
 
 static void reap_later(struct wlseal_pool *pool);
 
+/*
+ * What one loop turn unmaps at most. Tearing down a mapping costs a page
+ * table entry, an rmap and a page reference per page the compositor
+ * touched: a 512 MiB pool read through (hole-charge) is 131,072 of them,
+ * tens of milliseconds on a fast host and seconds on the debug kernel
+ * under TCG, during which no client is served. So a pool mapping more
+ * than this goes to the reaper even while its client is connected, and
+ * the reaper unmaps it this much at a time, from its end (nothing reads
+ * it any more: its last buffer is gone), giving the bytes back to the
+ * budget as it goes.
+ */
+#define REAP_SLICE (16u << 20)
+
 static void pool_unref(struct wlseal_pool *pool)
 {
 	if (--pool->refcount > 0)
 		return;
-	if (client_gone(pool))
+	if (client_gone(pool) || pool->map_len > REAP_SLICE)
 		reap_later(pool);
 	else
 		pool_release(pool);
@@ -98,23 +111,51 @@ static void reap_later(struct wlseal_pool *pool)
 		wlseal_log("reaper eventfd: %s", strerror(errno));
 }
 
-/* Release up to @max pools from the reap list; the number left. */
+/* Unmaps the last REAP_SLICE bytes (whole pages of the file) of @pool's
+ * mapping; false when it is too small for that or munmap failed. */
+static bool unmap_slice(struct wlseal_pool *pool)
+{
+	size_t slice = REAP_SLICE / pool->page * pool->page;
+	struct wlseal_shm_verdict v;
+
+	if (!slice || pool->map_len <= slice ||
+	    munmap((char *)pool->data + pool->map_len - slice, slice) < 0)
+		return false;
+	if (pool->account)
+		wlseal_shm_recharge(pool->shm, pool->account, pool->map_len,
+				    pool->map_len - slice, &v);
+	pool->map_len -= slice;
+	wlseal_debug("reaper: unmapped %zu MiB of a pool, %zu MiB left",
+		     slice >> 20, pool->map_len >> 20);
+	return true;
+}
+
+/*
+ * Release up to @max pools from the reap list, and unmap no more than
+ * about REAP_SLICE bytes of large ones in this turn (@max < 0: all of it,
+ * at exit); the number of pools left.
+ */
 static int reap(struct wlseal_shm *shm, int max)
 {
 	struct wlseal_pool *pool, *tmp;
+	size_t unmapped = 0;
 	int done = 0;
 	uint64_t n;
 
 	wl_list_for_each_safe(pool, tmp, &shm->reap, reap_link) {
-		if (done == max)
+		if (max >= 0 && (done == max || unmapped >= REAP_SLICE))
 			break;
+		if (max >= 0 && unmap_slice(pool)) {
+			unmapped += REAP_SLICE;
+			break;		/* the rest of it next turn */
+		}
+		unmapped += pool->map_len;
 		wl_list_remove(&pool->reap_link);
 		shm->reap_len--;
 		pool_release(pool);
 		done++;
 	}
-	wlseal_debug("reaper: released %d pools of departed clients, %d left",
-		     done, shm->reap_len);
+	wlseal_debug("reaper: released %d pools, %d left", done, shm->reap_len);
 	if (shm->reap_len == 0 &&
 	    read(shm->reap_efd, &n, sizeof(n)) != sizeof(n) && errno != EAGAIN)
 		wlseal_log("reaper eventfd: %s", strerror(errno));

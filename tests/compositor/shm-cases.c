@@ -345,7 +345,7 @@ void test_reaper(void)
 			fail("no reaper line after the greedy client left "
 			     "(%d released, %d left)", released, left);
 		if (sscanf(strstr(line, "reaper: released "),
-			   "reaper: released %d pools of departed clients, %d left",
+			   "reaper: released %d pools, %d left",
 			   &n, &l) != 2)
 			fail("bad reaper line: %s", line);
 		check(n >= 1 && n <= 32, "a batch of %d pools (1..32)", n);
@@ -360,6 +360,51 @@ void test_reaper(void)
 	      "every pool fd closed: %d fds, %d before the greedy client",
 	      count_fds(c.p.pid), base);
 	raw_disconnect(&other);
+	expect_alive(&c);
+	comp_stop(&c);
+}
+
+/*
+ * A large pool is unmapped a slice per loop turn (compositor/shm/pool.c,
+ * REAP_SLICE, 16 MiB), even while its client stays connected: a 64 MiB
+ * pool, created and destroyed with no buffer, goes in three slices and
+ * a last release, and the client that destroyed it is served after.
+ */
+void test_large_pool_sliced(void)
+{
+	static const char *const verbose[] = { "--verbose", NULL };
+	struct comp c;
+	struct raw cl;
+	struct wl_shm_pool *pool;
+	size_t from = 0;
+	char line[256];
+	int fd, slices = 0, mib = -1;
+
+	comp_start(&c, verbose);
+	raw_connect(&cl);
+	fd = make_memfd(64 << 20, F_SEAL_SHRINK);
+	pool = wl_shm_create_pool(cl.shm, fd, 64 << 20);
+	close(fd);
+	expect_accepted(&cl, "a 64 MiB pool");
+	wl_shm_pool_destroy(pool);
+	expect_accepted(&cl, "the pool destroyed");
+	while (mib != 16) {
+		if (!proc_wait(&c.p, &from, "reaper: unmapped ", TIMEOUT_MS,
+			       line, sizeof(line)))
+			fail("no slice line after %d slices", slices);
+		if (sscanf(strstr(line, "reaper: unmapped "),
+			   "reaper: unmapped 16 MiB of a pool, %d MiB left",
+			   &mib) != 1)
+			fail("bad slice line: %s", line);
+		slices++;
+	}
+	check(slices == 3, "64 MiB unmapped in 3 slices of 16 MiB and a last release (%d slices)",
+	      slices);
+	if (!proc_wait(&c.p, &from, "reaper: released 1 pools, 0 left",
+		       TIMEOUT_MS, line, sizeof(line)))
+		fail("the last 16 MiB were not released");
+	expect_accepted(&cl, "the client is served after");
+	raw_disconnect(&cl);
 	expect_alive(&c);
 	comp_stop(&c);
 }

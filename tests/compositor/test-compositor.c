@@ -51,6 +51,7 @@ static const struct harness_test tests[] = {
 	{ "buffer-overflow-refused", test_buffer_overflow },
 	{ "permissive-policy", test_permissive },
 	{ "departed-pools-reaped", test_reaper },
+	{ "large-pool-sliced", test_large_pool_sliced },
 	{ "no-sigbus-handler", test_no_sigbus_handler },
 	{ "libwayland-sigbus-handler", test_libwayland_sigbus_handler },
 	{ "screenshot-frame", test_screenshot_frame },

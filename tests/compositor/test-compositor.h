@@ -51,6 +51,7 @@ void test_resize_past_file(void);
 void test_buffer_overflow(void);
 void test_permissive(void);
 void test_reaper(void);
+void test_large_pool_sliced(void);
 
 /* scene-cases.c */
 void test_screenshot_frame(void);
