@@ -366,7 +366,7 @@ void test_reaper(void)
 
 /*
  * A large pool is unmapped a slice per loop turn (compositor/shm/pool.c,
- * REAP_SLICE, 16 MiB), even while its client stays connected: a 64 MiB
+ * REAP_SLICE, 4 MiB), even while its client stays connected: a 16 MiB
  * pool, created and destroyed with no buffer, goes in three slices and
  * a last release, and the client that destroyed it is served after.
  */
@@ -382,23 +382,23 @@ void test_large_pool_sliced(void)
 
 	comp_start(&c, verbose);
 	raw_connect(&cl);
-	fd = make_memfd(64 << 20, F_SEAL_SHRINK);
-	pool = wl_shm_create_pool(cl.shm, fd, 64 << 20);
+	fd = make_memfd(16 << 20, F_SEAL_SHRINK);
+	pool = wl_shm_create_pool(cl.shm, fd, 16 << 20);
 	close(fd);
-	expect_accepted(&cl, "a 64 MiB pool");
+	expect_accepted(&cl, "a 16 MiB pool");
 	wl_shm_pool_destroy(pool);
 	expect_accepted(&cl, "the pool destroyed");
-	while (mib != 16) {
+	while (mib != 4) {
 		if (!proc_wait(&c.p, &from, "reaper: unmapped ", TIMEOUT_MS,
 			       line, sizeof(line)))
 			fail("no slice line after %d slices", slices);
 		if (sscanf(strstr(line, "reaper: unmapped "),
-			   "reaper: unmapped 16 MiB of a pool, %d MiB left",
+			   "reaper: unmapped 4 MiB of a pool, %d MiB left",
 			   &mib) != 1)
 			fail("bad slice line: %s", line);
 		slices++;
 	}
-	check(slices == 3, "64 MiB unmapped in 3 slices of 16 MiB and a last release (%d slices)",
+	check(slices == 3, "16 MiB unmapped in 3 slices of 4 MiB and a last release (%d slices)",
 	      slices);
 	if (!proc_wait(&c.p, &from, "reaper: released 1 pools, 0 left",
 		       TIMEOUT_MS, line, sizeof(line)))
