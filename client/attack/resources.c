@@ -342,31 +342,66 @@ static int charge_walk(struct attack *x, struct wp_viewport *vp,
 /*
  * The pools of a departed attacker are released a slice per loop turn,
  * and the last close of each file frees all its pages, in the kernel, on
- * the compositor's time: a second or more for a read-through gigabyte on
- * the debug kernel under TCG. Wait (at most CHARGE_RELEASE_S) until the
- * compositor holds no more fds than before the attack: every pool is
- * gone, and the next scenario meets a compositor that is not still
- * paying for this one. A compositor that never lets go fails.
+ * the compositor's time: seconds for a read-through gigabyte on the debug
+ * kernel under TCG. Wait (at most CHARGE_RELEASE_S) until the compositor
+ * holds no fd and no mapping of our memfds ("memfd:wlseal-attack"): every
+ * pool is gone, and the next scenario meets a compositor that is not
+ * still paying for this one. A compositor that never lets go fails.
  */
 #define CHARGE_RELEASE_S 120
+#define ATTACK_MEMFD "memfd:wlseal-attack"
 
-static void charge_released(struct attack *a, struct outcome *o, int before)
+/* How many of @pid's fds and mappings are our memfds; -1: unreadable. */
+static int attack_files_held(pid_t pid)
+{
+	char path[64], line[512];
+	struct dirent *e;
+	int n = 0;
+	ssize_t len;
+	FILE *f;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/fd", (int)pid);
+	d = opendir(path);
+	if (!d)
+		return -1;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		len = readlinkat(dirfd(d), e->d_name, line, sizeof(line) - 1);
+		if (len > 0) {
+			line[len] = '\0';
+			n += strstr(line, ATTACK_MEMFD) != NULL;
+		}
+	}
+	closedir(d);
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		n += strstr(line, ATTACK_MEMFD) != NULL;
+	fclose(f);
+	return n;
+}
+
+static void charge_released(struct attack *a, struct outcome *o)
 {
 	int64_t t0 = att_now_ms();
-	int now = -1;
+	int held = -1;
 
-	if (before < 0 || !a->compositor_pid)
+	if (!a->compositor_pid)
 		return;
 	while (att_now_ms() - t0 < CHARGE_RELEASE_S * 1000) {
-		now = count_fds(a->compositor_pid);
-		if (now >= 0 && now <= before)
+		held = attack_files_held(a->compositor_pid);
+		if (held <= 0)
 			break;
 		usleep(100000);
 	}
-	if (now > before)
-		att_fail_setup(o, "%d pool fds still open %d s after the attacker left",
-			       now - before, CHARGE_RELEASE_S);
-	else
+	if (held > 0)
+		att_fail_setup(o, "%d fds and mappings of the pools still held %d s after the attacker left",
+			       held, CHARGE_RELEASE_S);
+	else if (held == 0)
 		att_note(o, "every pool released %lld ms after the attacker left",
 			 (long long)(att_now_ms() - t0));
 }
@@ -381,7 +416,6 @@ ATT_SCENARIO(run_hole_charge, "hole-charge",
 	int64_t deadline = att_now_ms() + CHARGE_SECONDS * 1000;
 	size_t size = (size_t)INT32_MAX / CHARGE_STRIDE * CHARGE_STRIDE;
 	int c, used = 0, frames = 0, pools = 0, refused = 0;
-	int fds_before = a->compositor_pid ? count_fds(a->compositor_pid) : -1;
 
 	if (avail < 0)
 		avail = (long long)CHARGE_MAX;
@@ -447,7 +481,7 @@ ATT_SCENARIO(run_hole_charge, "hole-charge",
 	for (int i = 0; i < used; i++)
 		att_disconnect(&conns[i]);
 	if (att_alive(a))
-		charge_released(a, o, fds_before);
+		charge_released(a, o);
 }
 
 /*
