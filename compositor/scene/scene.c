@@ -23,6 +23,7 @@ void wlseal_scene_init(struct wlseal_scene *scene, int width, int height)
 	scene->cascade_next = 0;
 	wl_signal_init(&scene->map_signal);
 	wl_signal_init(&scene->unmap_signal);
+	wl_signal_init(&scene->frame_signal);
 }
 
 void wlseal_scene_finish(struct wlseal_scene *scene)
@@ -148,6 +149,11 @@ struct wlseal_scene_view *wlseal_scene_view_at(struct wlseal_scene *scene,
 		} while (walk_next(&w));
 	}
 	return found;
+}
+
+void wlseal_scene_request_frame(struct wlseal_scene *scene)
+{
+	wl_signal_emit(&scene->frame_signal, NULL);
 }
 
 bool wlseal_scene_has_damage(struct wlseal_scene *scene)

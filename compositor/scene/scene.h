@@ -81,6 +81,9 @@ struct wlseal_scene {
 	/* A view was mapped (after it got its place) or unmapped (data:
 	 * the view): the seat moves focus (wl/seat.c). */
 	struct wl_signal map_signal, unmap_signal;
+	/* A frame is wanted (wlseal_scene_request_frame): the repaint loop
+	 * (repaint.c) listens. */
+	struct wl_signal frame_signal;
 };
 
 void wlseal_scene_init(struct wlseal_scene *scene, int width, int height);
@@ -124,6 +127,9 @@ struct wlseal_scene_view *wlseal_scene_view_at(struct wlseal_scene *scene,
 					       double x, double y,
 					       double *sx, double *sy);
 bool wlseal_scene_has_damage(struct wlseal_scene *scene);
+/* Something was committed that the next frame must carry, damage or not
+ * (a frame callback waits for it): asks the repaint loop for a frame. */
+void wlseal_scene_request_frame(struct wlseal_scene *scene);
 /* Draws into @target, whose content is @age frames old (0: unknown).
  * Returns the number of pixels drawn; @drawn (if not NULL, initialized)
  * receives where. */

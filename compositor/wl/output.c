@@ -35,12 +35,12 @@ static void output_bind(struct wl_client *client, void *data,
 {
 	struct wlseal_server *server = data;
 	const struct wlseal_output_info *o = &server->output;
-	struct wlseal_shm_account *account;
+	struct wlseal_account *account;
 	struct wl_resource *r;
 
 	/* Every presented feedback walks server->output_resources
-	 * (presentation.c): their number is budgeted (shm/objects.c). */
-	account = wlseal_budget_take(&server->shm, client, WLSEAL_BUDGET_OUTPUTS);
+	 * (presentation.c): their number is budgeted (account/objects.c). */
+	account = wlseal_budget_take(client, WLSEAL_BUDGET_OUTPUTS);
 	if (!account)
 		return;
 	r = wl_resource_create(client, &wl_output_interface, version, id);

@@ -142,7 +142,7 @@ static void current_buffer_destroyed(struct wl_listener *listener, void *data)
 	s->buffer = NULL;
 	if (s->view.mapped)
 		wlseal_scene_damage_view(&s->server->scene, &s->view, NULL);
-	wlseal_repaint_schedule(s->server);
+	wlseal_scene_request_frame(&s->server->scene);
 }
 
 static void surface_attach(struct wl_client *client, struct wl_resource *r,
@@ -196,13 +196,13 @@ static void surface_frame(struct wl_client *client, struct wl_resource *r,
 			  uint32_t id)
 {
 	struct wlseal_surface *s = wlseal_surface_from_resource(r);
-	struct wlseal_shm_account *account;
+	struct wlseal_account *account;
 	struct wl_resource *cb;
 
 	/* A callback lives until its frame is done, and a client may ask
-	 * for any number before it commits: budgeted (shm/objects.c),
+	 * for any number before it commits: budgeted (account/objects.c),
 	 * which also bounds frame_done's walk. */
-	account = wlseal_budget_take(&s->server->shm, client,
+	account = wlseal_budget_take(client,
 				     WLSEAL_BUDGET_CALLBACKS);
 	if (!account)
 		return;
@@ -545,7 +545,7 @@ static void surface_apply(struct wlseal_surface *s,
 	wl_signal_emit(&s->apply_signal, s);
 
 	if (!wl_list_empty(&s->frame_callbacks) || s->view.mapped)
-		wlseal_repaint_schedule(server);
+		wlseal_scene_request_frame(&server->scene);
 }
 
 static void surface_commit(struct wl_client *client, struct wl_resource *r)
@@ -621,7 +621,7 @@ static void surface_resource_destroy(struct wl_resource *r)
 	wl_signal_emit(&s->destroy_signal, s);
 	if (s->view.mapped)
 		wlseal_scene_unmap(&s->server->scene, &s->view);
-	wlseal_repaint_schedule(s->server);
+	wlseal_scene_request_frame(&s->server->scene);
 
 	state_finish(&s->pending);
 	state_finish(&s->cached);
@@ -671,12 +671,12 @@ static void compositor_create_surface(struct wl_client *client,
 				      struct wl_resource *r, uint32_t id)
 {
 	struct wlseal_server *server = wl_resource_get_user_data(r);
-	struct wlseal_shm_account *account;
+	struct wlseal_account *account;
 	struct wlseal_surface *s;
 
 	/* Every frame walks all surfaces (frame_start): their number per
-	 * client is budgeted (shm/objects.c). */
-	account = wlseal_budget_take(&server->shm, client,
+	 * client is budgeted (account/objects.c). */
+	account = wlseal_budget_take(client,
 				     WLSEAL_BUDGET_SURFACES);
 	if (!account)
 		return;
@@ -755,7 +755,7 @@ static void frame_start(struct wl_listener *listener, void *data)
 	struct wlseal_feedback *fb, *tmp;
 
 	/* Every surface of every client, once a frame: bounded by the
-	 * surface budget per client (shm/objects.c). */
+	 * surface budget per client (account/objects.c). */
 	wl_list_for_each(s, &server->surfaces, link) {
 		wl_list_insert_list(server->frame_callbacks.prev,
 				    &s->frame_callbacks);
@@ -789,7 +789,7 @@ static void frame_done(struct wl_listener *listener, void *data)
 				   frame->when.tv_nsec / 1000000);
 
 	/* Every callback in flight: at most --max-callbacks-per-client
-	 * per client (shm/objects.c). */
+	 * per client (account/objects.c). */
 	wl_resource_for_each_safe(cb, cbtmp, &server->frame_callbacks) {
 		wl_callback_send_done(cb, msec);
 		wl_resource_destroy(cb);

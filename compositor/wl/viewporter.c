@@ -18,7 +18,7 @@
  * says no_surface), and the surface its viewport (destroying it unsets
  * source and destination with the next commit). A client making inert
  * viewports without end is bounded by the per-client object budget
- * (shm/objects.c, WLSEAL_BUDGET_OBJECTS), like every resource.
+ * (account/objects.c, WLSEAL_BUDGET_OBJECTS), like every resource.
  */
 #include <stdlib.h>
 

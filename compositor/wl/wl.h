@@ -73,7 +73,7 @@ struct wlseal_surface_state {
 struct wlseal_surface {
 	struct wl_resource *resource;
 	struct wlseal_server *server;
-	struct wlseal_shm_account *account;	/* its client's budget */
+	struct wlseal_account *account;	/* its client's budget */
 	struct wl_list link;			/* server.surfaces */
 
 	struct wlseal_surface_state pending;
