@@ -340,6 +340,20 @@ static bool is_unit(double a, double b)
 	return (a == 0 && (b == 1 || b == -1)) || (b == 0 && (a == 1 || a == -1));
 }
 
+/* wp_viewport's bad_size or out_of_buffer, found at commit, goes to the
+ * surface's viewport (viewporter.c sets viewport_resource). */
+static void viewport_post_error(struct wlseal_surface *s, uint32_t code,
+				const char *msg)
+{
+	/* Without its viewport (destroyed, the unset not yet applied) the
+	 * surface carries the error, as wl_surface's invalid_size. */
+	if (s->viewport_resource)
+		wl_resource_post_error(s->viewport_resource, code, "%s", msg);
+	else
+		wl_resource_post_error(s->resource, WL_SURFACE_ERROR_INVALID_SIZE,
+				       "%s", msg);
+}
+
 /*
  * The surface's size and the scene's sampling transform, from the
  * committed buffer, scale, transform and viewport. Each check is one
@@ -381,7 +395,7 @@ static bool surface_geometry(struct wlseal_surface *s)
 			 wl_fixed_to_double(vp->src_x), wl_fixed_to_double(vp->src_y),
 			 wl_fixed_to_double(vp->src_w), wl_fixed_to_double(vp->src_h),
 			 lw, lh);
-		wlseal_viewport_post_error(s, WP_VIEWPORT_ERROR_OUT_OF_BUFFER, msg);
+		viewport_post_error(s, WP_VIEWPORT_ERROR_OUT_OF_BUFFER, msg);
 		return false;
 	}
 	if (vp->has_dst) {
@@ -389,7 +403,7 @@ static bool surface_geometry(struct wlseal_surface *s)
 		h = vp->dst_h;
 	} else if (vp->has_src) {
 		if (vp->src_w % 256 || vp->src_h % 256) {
-			wlseal_viewport_post_error(s, WP_VIEWPORT_ERROR_BAD_SIZE,
+			viewport_post_error(s, WP_VIEWPORT_ERROR_BAD_SIZE,
 						   "a source size that is not whole needs a destination");
 			return false;
 		}

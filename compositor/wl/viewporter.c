@@ -147,18 +147,6 @@ static void viewport_resource_destroy(struct wl_resource *r)
 	free(vp);
 }
 
-void wlseal_viewport_post_error(struct wlseal_surface *s, uint32_t code,
-				const char *msg)
-{
-	/* Without its viewport (destroyed, the unset not yet applied) the
-	 * surface carries the error, as wl_surface's invalid_size. */
-	if (s->viewport_resource)
-		wl_resource_post_error(s->viewport_resource, code, "%s", msg);
-	else
-		wl_resource_post_error(s->resource, WL_SURFACE_ERROR_INVALID_SIZE,
-				       "%s", msg);
-}
-
 static void viewporter_destroy(struct wl_client *c, struct wl_resource *r)
 {
 	wl_resource_destroy(r);
