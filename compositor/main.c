@@ -21,6 +21,7 @@
 
 #include "account.h"
 #include "backend.h"
+#include "cpu.h"
 #include "fd-guard.h"
 #include "heap.h"
 #include "input.h"
@@ -597,10 +598,12 @@ int main(int argc, char **argv)
 	}
 	wlseal_log("ready WAYLAND_DISPLAY=%s", server.socket_name);
 
+	wlseal_cpu_start();
 	wl_display_run(server.display);
 	ret = 0;
 
 	wl_display_destroy_clients(server.display);
+	wlseal_cpu_report();
 	wlseal_shm_finish(&server.shm);
 out_input:
 	wlseal_input_finish(&input);

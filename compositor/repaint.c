@@ -17,6 +17,7 @@
 #include <wayland-server-core.h>
 
 #include "backend.h"
+#include "cpu.h"
 #include "log.h"
 #include "screenshot.h"
 #include "repaint.h"
@@ -31,6 +32,7 @@ static void repaint(void *data)
 	bool ok;
 	int age;
 
+	wlseal_cpu_repaint_begin();
 	server->repaint_needed = false;
 	/* Whatever was committed up to now goes out with this frame. */
 	wl_signal_emit(&server->events.frame_start, NULL);
@@ -43,9 +45,11 @@ static void repaint(void *data)
 	if (!ok) {
 		wlseal_log("backend failed to present a frame");
 		wl_display_terminate(server->display);
+		wlseal_cpu_repaint_end();
 		return;
 	}
 	server->repaint_state = WLSEAL_REPAINT_WAITING;
+	wlseal_cpu_repaint_end();
 }
 
 static void repaint_schedule(struct wlseal_server *server)

@@ -18,6 +18,7 @@
 #include <wayland-server-core.h>
 
 #include "account-private.h"
+#include "cpu.h"
 
 /* Lines about one client a second, and about all clients together. */
 #define LOG_BURST 10
@@ -43,6 +44,8 @@ static void client_gone(struct wl_listener *listener, void *data)
 	struct wlseal_account *a = wl_container_of(listener, a, client_destroy);
 
 	(void)data;
+	/* What follows, the client's resources going, is its teardown. */
+	wlseal_cpu_teardown(a);
 	if (a->log.dropped)
 		wlseal_log("client pid=%d: %d more refusal lines were not logged",
 			   (int)a->pid, a->log.dropped);

@@ -36,6 +36,7 @@
 
 #include <wayland-server-core.h>
 
+#include "cpu.h"
 #include "fd-guard.h"
 #include "log.h"
 
@@ -43,7 +44,8 @@ struct guarded {
 	struct wl_client *client;	/* NULL: not a client connection */
 	uint64_t received, taken;
 	struct wl_listener destroy;
-	bool checking;			/* in the idle list already */
+	bool checking;			/* in the checking list already */
+	struct wl_list check_link;	/* checking */
 };
 
 static struct wl_display *guard_display;
@@ -52,6 +54,9 @@ static int n_by_fd;
 static struct wl_protocol_logger *logger;
 static struct wl_listener client_created;
 static struct wl_event_source *idle;
+/* Connections that received fds since the last check: the check after
+ * dispatch looks at them only, never at every connection. */
+static struct wl_list checking = { &checking, &checking };
 
 static struct guarded *lookup(int fd)
 {
@@ -60,15 +65,16 @@ static struct guarded *lookup(int fd)
 
 static void check_all(void *data)
 {
-	idle = NULL;
-	for (int fd = 0; fd < n_by_fd; fd++) {
-		struct guarded *g = by_fd[fd];
-		uint64_t held;
+	struct guarded *g, *tmp;
 
-		if (!g || !g->checking)
-			continue;
+	(void)data;
+	idle = NULL;
+	wl_list_for_each_safe(g, tmp, &checking, check_link) {
+		uint64_t held = g->received - g->taken;
+
+		wl_list_remove(&g->check_link);
+		wl_list_init(&g->check_link);
 		g->checking = false;
-		held = g->received - g->taken;
 		if (held <= WLSEAL_FDS_WAITING_MAX)
 			continue;
 		wlseal_log("client pid=%d sent %llu file descriptors with requests that take none (at most %d may wait for their request): disconnected",
@@ -85,12 +91,16 @@ static void check_all(void *data)
 /* The C library's recvmsg(), counting the fds of client connections. */
 ssize_t recvmsg(int fd, struct msghdr *msg, int flags)
 {
-	ssize_t n = syscall(SYS_recvmsg, fd, msg, flags);
-	struct guarded *g;
+	struct guarded *g = lookup(fd);
 	struct cmsghdr *cm;
 	uint64_t fds = 0;
+	ssize_t n;
 
-	if (n <= 0 || !(g = lookup(fd)) || !msg->msg_controllen)
+	/* The read and the requests that follow are this client's turn. */
+	if (g)
+		wlseal_cpu_dispatch(g->client);
+	n = syscall(SYS_recvmsg, fd, msg, flags);
+	if (n <= 0 || !g || !msg->msg_controllen)
 		return n;
 	for (cm = CMSG_FIRSTHDR(msg); cm; cm = CMSG_NXTHDR(msg, cm))
 		if (cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS)
@@ -100,6 +110,7 @@ ssize_t recvmsg(int fd, struct msghdr *msg, int flags)
 	g->received += fds;
 	if (!g->checking) {
 		g->checking = true;
+		wl_list_insert(checking.prev, &g->check_link);
 		if (!idle)
 			idle = wl_event_loop_add_idle(
 				wl_display_get_event_loop(guard_display),
@@ -132,6 +143,7 @@ static void guarded_destroy(struct wl_listener *l, void *data)
 
 	if (lookup(fd) == g)
 		by_fd[fd] = NULL;
+	wl_list_remove(&g->check_link);
 	wl_list_remove(&g->destroy.link);
 	free(g);
 }
@@ -158,6 +170,7 @@ static void on_client_created(struct wl_listener *l, void *data)
 	if (!g)
 		return;
 	g->client = client;
+	wl_list_init(&g->check_link);
 	g->destroy.notify = guarded_destroy;
 	wl_client_add_destroy_listener(client, &g->destroy);
 	by_fd[fd] = g;

@@ -28,6 +28,12 @@ struct wlseal_object_budget {
 	struct wl_listener resource_created;	/* counts every resource */
 };
 
+/* The loop thread's CPU time spent on one client (cpu.c). */
+struct wlseal_cpu_budget {
+	uint64_t ns;		/* dispatches and teardown together */
+	uint64_t worst_ns;	/* the longest single stretch */
+};
+
 struct wlseal_account {
 	struct wlseal_ledger *ledger;	/* limits and totals */
 	struct wl_listener client_destroy;
@@ -39,6 +45,7 @@ struct wlseal_account {
 	int refs;
 	struct wlseal_pool_budget pools;
 	struct wlseal_object_budget objects;
+	struct wlseal_cpu_budget cpu;
 	struct wlseal_log_limit log;	/* wlseal_account_log() */
 };
 

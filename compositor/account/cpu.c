@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cpu.c - what each loop turn cost, and for whom.
+ *
+ * The claim that no client stalls the others is a claim about time the
+ * one thread of the compositor spends on one thing before it serves the
+ * next. So every stretch of that thread's time is measured and charged:
+ *
+ * - a client's dispatch: from the read of its socket (libwayland's
+ *   recvmsg(), which fd-guard.c sees) up to the next switch; libwayland
+ *   reads once and then handles every complete request of that read, so
+ *   this is one dispatch of one client's requests;
+ * - a client's teardown: from its destroy signal (the first thing
+ *   wl_client_destroy() does) up to the next switch: its resources go
+ *   in that stretch;
+ * - a repaint (repaint.c brackets it);
+ * - everything else the loop does (timers, signals, input, the backend's
+ *   page flip events, idle work), charged to the loop.
+ *
+ * The switch points are those calls and the loop's epoll_wait(), which
+ * this file interposes the way fd-guard.c interposes recvmsg(): the
+ * executable's definition wins over the C library's for
+ * libwayland-server's call. Sleeping in epoll_wait() is charged to
+ * nobody.
+ *
+ * The clock is the thread's CPU time (CLOCK_THREAD_CPUTIME_ID), not the
+ * wall clock: how long a turn took on the wall depends on what else the
+ * machine runs, its CPU time does not (within the noise of caches), so a
+ * test can assert it on a loaded machine. A turn over one frame (16 ms)
+ * is logged when it sets a new worst; the worst of each kind, and whose
+ * it was (client pid=0: the compositor's own), is logged at exit
+ * (wlseal_cpu_report) for the attack battery.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <sys/epoll.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "account-private.h"
+#include "cpu.h"
+
+/* One frame at 60 Hz: a turn longer than this delays every client's
+ * next frame. */
+#define FRAME_NS 16000000ull
+
+enum owner { NOBODY, LOOP, DISPATCH, TEARDOWN, REPAINT, KINDS };
+
+static const char *const kind_name[KINDS] = {
+	[LOOP] = "loop", [DISPATCH] = "dispatch", [TEARDOWN] = "teardown",
+	[REPAINT] = "repaint",
+};
+
+struct worst {
+	uint64_t ns;
+	pid_t pid;
+	uint64_t count;		/* stretches of this kind */
+	uint64_t over;		/* of them over a frame */
+};
+
+static struct {
+	bool on;
+	enum owner owner;
+	struct wlseal_account *account;	/* referenced while current */
+	uint64_t start;
+	struct worst worst[KINDS];
+	struct wlseal_log_limit log;
+} cpu;
+
+static uint64_t thread_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* The stretch so far goes to its owner; @owner (and @a) from now on. */
+static void switch_to(enum owner owner, struct wlseal_account *a)
+{
+	uint64_t now, spent;
+	struct worst *w;
+	pid_t pid;
+
+	if (!cpu.on)
+		return;
+	now = thread_ns();
+	spent = now - cpu.start;
+	if (cpu.owner != NOBODY) {
+		w = &cpu.worst[cpu.owner];
+		pid = cpu.account ? cpu.account->pid : 0;
+		w->count++;
+		if (cpu.account) {
+			cpu.account->cpu.ns += spent;
+			if (spent > cpu.account->cpu.worst_ns)
+				cpu.account->cpu.worst_ns = spent;
+		}
+		if (spent > FRAME_NS)
+			w->over++;
+		if (spent > w->ns) {
+			w->ns = spent;
+			w->pid = pid;
+			if (spent > FRAME_NS &&
+			    wlseal_log_limit_take(&cpu.log, 5))
+				wlseal_log("turn cpu: %s of client pid=%d took %llu us of CPU, over a frame",
+					   kind_name[cpu.owner], (int)pid,
+					   (unsigned long long)(spent / 1000));
+		}
+	}
+	if (cpu.account)
+		wlseal_account_unref(cpu.account);
+	if (a)
+		wlseal_account_ref(a);
+	cpu.account = a;
+	cpu.owner = owner;
+	cpu.start = now;
+}
+
+void wlseal_cpu_start(void)
+{
+	cpu.on = true;
+	cpu.owner = LOOP;
+	cpu.start = thread_ns();
+}
+
+void wlseal_cpu_dispatch(struct wl_client *client)
+{
+	struct wlseal_account *a = wlseal_account_of(client);
+
+	if (cpu.owner != DISPATCH || cpu.account != a || !a)
+		switch_to(DISPATCH, a);
+}
+
+void wlseal_cpu_teardown(struct wlseal_account *a)
+{
+	switch_to(TEARDOWN, a);
+}
+
+void wlseal_cpu_repaint_begin(void)
+{
+	switch_to(REPAINT, NULL);
+}
+
+void wlseal_cpu_repaint_end(void)
+{
+	switch_to(LOOP, NULL);
+}
+
+/* The C library's epoll_wait(), as libwayland's event loop calls it. */
+int epoll_wait(int epfd, struct epoll_event *events, int maxevents,
+	       int timeout)
+{
+	int n, saved;
+
+	switch_to(NOBODY, NULL);
+	n = (int)syscall(SYS_epoll_wait, epfd, events, maxevents, timeout);
+	saved = errno;
+	switch_to(LOOP, NULL);
+	errno = saved;
+	return n;
+}
+
+void wlseal_cpu_report(void)
+{
+	switch_to(NOBODY, NULL);
+	for (int k = LOOP; k < KINDS; k++) {
+		const struct worst *w = &cpu.worst[k];
+
+		wlseal_log("turn cpu: worst %s %llu us client pid=%d, %llu of %llu over a frame",
+			   kind_name[k], (unsigned long long)(w->ns / 1000),
+			   (int)w->pid,
+			   (unsigned long long)w->over,
+			   (unsigned long long)w->count);
+	}
+	cpu.on = false;
+}

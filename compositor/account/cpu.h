@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cpu.h - the CPU time of every loop turn, charged to the client it
+ * served (cpu.c).
+ */
+#ifndef WLSEAL_CPU_H
+#define WLSEAL_CPU_H
+
+struct wl_client;
+struct wlseal_account;
+
+/* From now on every stretch of the loop thread is measured. */
+void wlseal_cpu_start(void);
+/* fd-guard.c: @client's socket is read; its requests follow. */
+void wlseal_cpu_dispatch(struct wl_client *client);
+/* account.c: the client of @account is being destroyed. */
+void wlseal_cpu_teardown(struct wlseal_account *account);
+/* repaint.c: around one repaint. */
+void wlseal_cpu_repaint_begin(void);
+void wlseal_cpu_repaint_end(void);
+/* At exit: the worst turn of each kind, and whose, in the log. */
+void wlseal_cpu_report(void);
+
+#endif
