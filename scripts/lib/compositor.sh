@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # scripts/lib/compositor.sh: start and stop a headless wlseal-compositor
 # (or another Wayland server) for host tests, suites and benchmarks. Bash,
 # sourced, not run; safe under `set -euo pipefail`. One server at a time.
@@ -97,7 +98,7 @@ wlseal_compositor_stop() {
 			wlseal_compositor_alive || break
 			sleep 0.05
 		done
-		wlseal_compositor_alive && kill -KILL "$wlseal_comp_pid" 2>/dev/null
+		wlseal_compositor_alive && { kill -KILL "$wlseal_comp_pid" 2>/dev/null || true; }
 	fi
 	_wlseal_reap
 }
