@@ -11,6 +11,12 @@ log() {
 	printf '[%s] %s\n' "$tag" "$*" >&2
 }
 
+# wlseal_python MODULE ARGS...: run a module of the Python package
+# scripts/wlseal/ (scripts/ on PYTHONPATH for this command only).
+wlseal_python() {
+	PYTHONPATH="$WLSEAL_TOP/scripts${PYTHONPATH:+:$PYTHONPATH}" /usr/bin/python3 -m "$@"
+}
+
 die() {
 	local tag=$1
 	shift
