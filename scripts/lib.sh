@@ -41,7 +41,7 @@ filtered_progress() {
 		END { printf "[%s] %d objects built\n", tag, n > "/dev/stderr" }'
 }
 
-# scene_info FILE: the fields of a screenshot scene file (tests/scenes/
+# scene_info FILE: the fields of a screenshot scene file (tests/screenshots/
 # NAME.scene) as image/lib/scene-parse.sh reads them, tab-separated: NAME,
 # SIZES, per-channel tolerance, differing pixels allowed, description.
 # Fails with "FILE:LINE: reason" lines on stderr.
