@@ -1,4 +1,6 @@
 # scripts/lib.sh: shared helpers for the wlseal scripts (sourced, not run).
+# More specific libraries are in scripts/lib/ (compositor.sh: a headless
+# compositor for tests, suites and benchmarks).
 
 WLSEAL_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 WLSEAL_CACHE=${WLSEAL_CACHE:-$HOME/.cache/wlseal}
