@@ -1,4 +1,6 @@
 # scripts/lib.sh: shared helpers for the wlseal scripts (sourced, not run).
+# More specific libraries are in scripts/lib/ (compositor.sh: a headless
+# compositor for tests, suites and benchmarks).
 
 WLSEAL_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 WLSEAL_CACHE=${WLSEAL_CACHE:-$HOME/.cache/wlseal}
@@ -9,6 +11,12 @@ log() {
 	local tag=$1
 	shift
 	printf '[%s] %s\n' "$tag" "$*" >&2
+}
+
+# wlseal_python MODULE ARGS...: run a module of the Python package
+# scripts/wlseal/ (scripts/ on PYTHONPATH for this command only).
+wlseal_python() {
+	PYTHONPATH="$WLSEAL_TOP/scripts${PYTHONPATH:+:$PYTHONPATH}" /usr/bin/python3 -m "$@"
 }
 
 die() {
@@ -35,7 +43,7 @@ filtered_progress() {
 		END { printf "[%s] %d objects built\n", tag, n > "/dev/stderr" }'
 }
 
-# scene_info FILE: the fields of a screenshot scene file (tests/scenes/
+# scene_info FILE: the fields of a screenshot scene file (tests/screenshots/
 # NAME.scene) as image/lib/scene-parse.sh reads them, tab-separated: NAME,
 # SIZES, per-channel tolerance, differing pixels allowed, description.
 # Fails with "FILE:LINE: reason" lines on stderr.

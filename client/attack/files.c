@@ -429,7 +429,7 @@ static void hog_huge_pages(struct outcome *o, size_t huge)
 }
 
 /*
- * The issue-11 attack. A SHRINK-sealed hugetlbfs memfd as large as the
+ * The hugetlbfs attack. A SHRINK-sealed hugetlbfs memfd as large as the
  * pool, shown; then a hole punched over it (only SEAL_WRITE or
  * FUTURE_WRITE forbid that), every free huge page taken, new damage
  * committed: the compositor's next read finds no huge page to fault in

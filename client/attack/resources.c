@@ -95,7 +95,7 @@ static void raise_nofile(void)
 }
 
 /*
- * Issue 11's lock-out: {create_pool, create_buffer, wl_shm_pool.destroy},
+ * The pool lock-out: {create_pool, create_buffer, wl_shm_pool.destroy},
  * keeping every buffer. Counted by wl_shm_pool resources this client holds
  * none, yet each pool lived on (and kept an fd) through its buffer, until
  * the compositor refused every client's pool near its fd limit. Pool

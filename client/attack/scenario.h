@@ -6,7 +6,7 @@
  * and the steps of steps.c.
  *
  * The expectation of each scenario is what wlseal's secure policy must do
- * (design.md, "Compositor: seal policy first"): refuse every pool whose
+ * (docs/design.md, "Compositor: seal policy first"): refuse every pool whose
  * file lacks F_SEAL_SHRINK or is smaller than the pool with
  * wl_shm.error.invalid_fd, refuse every buffer whose parameters overflow,
  * and otherwise accept and keep presenting frames.

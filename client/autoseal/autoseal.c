@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * autoseal.c - LD_PRELOAD library of wlseal-autoseal (issue 12): lets an
+ * autoseal.c - LD_PRELOAD library of wlseal-autoseal: lets an
  * unmodified client that never seals its wl_shm pools run under the
  * compositor's secure policy, which refuses every pool whose file lacks
  * F_SEAL_SHRINK.

@@ -1,5 +1,6 @@
-# scene-parse.sh: reads one screenshot scene file, tests/scenes/NAME.scene
-# (the format is documented in tests/scenes/README.md). POSIX sh: sourced
+# scene-parse.sh: reads one screenshot scene file,
+# tests/screenshots/NAME.scene (the format is documented in
+# tests/screenshots/README.md). POSIX sh: sourced
 # by the VM's scenes scenario (busybox ash), by scripts/render-scenes and,
 # through scene_fields, by scripts/test and scripts/update-references.
 #

@@ -3,8 +3,9 @@
  * seal-fuzz-ops.c - seal-fuzz's operations: each changes the files or
  * their references the way a process can (seal calls, dup, close, dup2,
  * close_range, reopen, SCM_RIGHTS, mmap, ftruncate, write, fallocate,
- * vmsplice, watchers, fork children, the race of issue 10), predicts the
- * result from the model and reports what differs.
+ * vmsplice, watchers, fork children, the slot-emptying race of
+ * seal-slot-race.c), predicts the result from the model and reports what
+ * differs.
  */
 #include <linux/falloc.h>
 #include <pthread.h>
@@ -457,7 +458,7 @@ void op_fork_try(void)
 	check_seals(f, fd);
 }
 
-/* --- the race of issue 10 -------------------------------------------------- */
+/* --- the slot-emptying race (seal-slot-race.c) ----------------------------- */
 
 struct racer {
 	int fd;
@@ -534,7 +535,7 @@ void op_race(void)
 		untrack(fd);
 	}
 	if (r.err == 0 && old && rest > 0)
-		finding(true, "SHMEM_SET_SEALS(0x%x) changed seals 0x%x while its slot was emptied and %d other references existed (issue 10)",
+		finding(true, "SHMEM_SET_SEALS(0x%x) changed seals 0x%x while its slot was emptied and %d other references existed (the slot-emptying race)",
 			r.seed, old, rest);
 	if (r.err == 0)
 		files[f].seals = (old & ~SEEDBITS) | seed_to_up(r.seed);

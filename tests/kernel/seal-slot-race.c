@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * seal-slot-race: the regression test of issue 10, made deterministic.
+ * seal-slot-race: the regression test of the slot-emptying race, made
+ * deterministic.
  *
  * SHMEM_SET_SEALS may change seals only through an exclusive reference.
  * With a shared file table, fdget() takes a reference of its own, so the
@@ -288,9 +289,10 @@ int main(int argc, char **argv)
 
 	if (argc > 1) {
 		printf("usage: %s\n"
-		       "Regression test of issue 10: SHMEM_SET_SEALS must stay refused while\n"
-		       "a sibling thread empties the caller's fd slot during its inode_lock()\n"
-		       "wait and another process holds the memfd. Prints TAP.\n", argv[0]);
+		       "Regression test of the slot-emptying race: SHMEM_SET_SEALS must stay\n"
+		       "refused while a sibling thread empties the caller's fd slot during\n"
+		       "its inode_lock() wait and another process holds the memfd. Prints TAP.\n",
+		       argv[0]);
 		return strcmp(argv[1], "--help") ? 2 : 0;
 	}
 	signal(SIGPIPE, SIG_IGN);

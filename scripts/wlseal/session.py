@@ -1,4 +1,4 @@
-"""scripts/vmsession.py: run-vm's sessions, --shell and --run CMD.
+"""wlseal.session: run-vm's sessions, --shell and --run CMD.
 
 The guest's /init runs wlseal-session (image/bin/) instead of scenarios:
 wlseal on the DRM backend, a clients' environment, the --share directory
@@ -30,7 +30,7 @@ import termios
 import time
 import tty
 
-from vmlib import QMP, log, qemu_command, take_screenshot
+from .vm import QMP, log, qemu_command, take_screenshot
 
 ESCAPE = b"\x1d"  # Ctrl-]: leave a --shell whose guest no longer answers
 

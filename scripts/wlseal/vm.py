@@ -1,6 +1,6 @@
-"""scripts/vmlib.py: what scripts/run-vm's scenario boots and its sessions
-(scripts/vmsession.py) share: logging, PNG checks, a QMP client and the
-QEMU command line."""
+"""wlseal.vm: what scripts/run-vm's scenario boots and its sessions
+(wlseal.session) share: logging, PNG checks, a QMP client and the QEMU
+command line."""
 
 import json
 import os

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Host test of image/lib/scene-parse.sh, under every POSIX shell here (dash
-# and busybox ash, the guest's shell): every scene in tests/scenes/ parses;
+# and busybox ash, the guest's shell): every scene in tests/screenshots/ parses;
 # each kind of mistake fails with FILE:LINE: and its reason; the values a
 # scene runs with come out as written. Output is TAP.
 # usage: test-scene-parse.sh SOURCE_ROOT
@@ -56,7 +56,7 @@ sizes: 800x600'
 IFS=,
 for sh in $shells; do
 	unset IFS
-	for f in "$top"/tests/scenes/*.scene; do
+	for f in "$top"/tests/screenshots/*.scene; do
 		if out=$(parse "$sh" "$f" 2>&1); then
 			ok "$sh: $(basename "$f") parses"
 		else
