@@ -41,6 +41,67 @@ void wlseal_scene_view_init(struct wlseal_scene_view *view,
 }
 
 /*
+ * Coordinates. A view's origin on the output is the sum of its own and
+ * its ancestors' offsets, each any int32_t a client chose
+ * (wl_subsurface.set_position), and a region a client sends reaches
+ * INT32_MAX (Mesa damages 0, 0, INT32_MAX, INT32_MAX on every swap):
+ * in int32_t that sum wraps, and pixman, whose regions are int32_t too,
+ * drops a rectangle moved past INT32_MAX. So origins are int64_t (32
+ * levels of int32_t offsets are far from its limit), and whatever is
+ * moved from view to output coordinates is first clipped, in 64 bits,
+ * to the part of the view that is on the output (clip_box,
+ * view_region_to_output): damage is never lost, never reaches past the
+ * view's own area, and no pixman coordinate leaves the output.
+ */
+
+/* The box (@x1, @y1)-(@x2, @y2), output coordinates, clipped to the
+ * output into @out; false when none of it is on the output. */
+static bool clip_box(const struct wlseal_scene *scene, int64_t x1, int64_t y1,
+		     int64_t x2, int64_t y2, pixman_box32_t *out)
+{
+	x1 = x1 < 0 ? 0 : x1;
+	y1 = y1 < 0 ? 0 : y1;
+	x2 = x2 > scene->width ? scene->width : x2;
+	y2 = y2 > scene->height ? scene->height : y2;
+	if (x1 >= x2 || y1 >= y2)
+		return false;
+	*out = (pixman_box32_t){ (int32_t)x1, (int32_t)y1, (int32_t)x2,
+				 (int32_t)y2 };
+	return true;
+}
+
+/*
+ * @region (view coordinates; NULL: all of it) of a view @w x @h whose
+ * origin is at (@x, @y), as far as it lies inside the view and on the
+ * output: into @out (initialized), output coordinates. It is clipped
+ * before it is moved: the clipped box is within 0..@w x 0..@h of the
+ * view, and (@x, @y) of a view that is partly on the output lies within
+ * (-@w, -@h)..the output's size, so the move cannot overflow.
+ */
+static void view_region_to_output(const struct wlseal_scene *scene,
+				  const pixman_region32_t *region, int64_t x,
+				  int64_t y, int32_t w, int32_t h,
+				  pixman_region32_t *out)
+{
+	pixman_box32_t b;
+
+	if (!clip_box(scene, x, y, x + w, y + h, &b)) {
+		pixman_region32_clear(out);
+		return;
+	}
+	if (region) {
+		pixman_region32_intersect_rect(out,
+					       (pixman_region32_t *)region,
+					       (int)(b.x1 - x), (int)(b.y1 - y),
+					       (unsigned)(b.x2 - b.x1),
+					       (unsigned)(b.y2 - b.y1));
+		pixman_region32_translate(out, (int)x, (int)y);
+	} else {
+		pixman_region32_reset(out, &b);
+	}
+}
+
+/*
  * Walking a tree of views in stacking order, bottom first: a view's
  * subtree is its below stack, the view itself, then its above stack. The
  * walk is iterative (a client chooses how deep its subsurfaces nest, so
@@ -50,7 +111,7 @@ void wlseal_scene_view_init(struct wlseal_scene_view *view,
 struct walk {
 	const struct wlseal_scene_view *root;
 	struct wlseal_scene_view *v;
-	int32_t x, y;			/* v's origin, output coordinates */
+	int64_t x, y;			/* v's origin, output coordinates */
 };
 
 /* The first mapped view after @from in the stack @head. */
@@ -82,7 +143,7 @@ static void walk_enter(struct walk *w, struct wlseal_scene_view *child)
 
 /* @root is mapped; (@x, @y) is its parent's origin (0, 0: top-level). */
 static void walk_begin(struct walk *w, struct wlseal_scene_view *root,
-		       int32_t x, int32_t y)
+		       int64_t x, int64_t y)
 {
 	*w = (struct walk){ .root = root, .x = x, .y = y };
 	walk_enter(w, root);
@@ -140,10 +201,12 @@ struct wlseal_scene_view *wlseal_scene_view_at(struct wlseal_scene *scene,
 
 		walk_begin(&w, top, 0, 0);
 		do {
-			if (takes_input(w.v, x - w.x, y - w.y)) {
+			double vx = x - (double)w.x, vy = y - (double)w.y;
+
+			if (takes_input(w.v, vx, vy)) {
 				found = w.v;
-				*sx = x - w.x;
-				*sy = y - w.y;
+				*sx = vx;
+				*sy = vy;
 			}
 		} while (walk_next(&w));
 	}
@@ -164,8 +227,8 @@ bool wlseal_scene_view_visible(const struct wlseal_scene_view *v)
 }
 
 /* Where @v's origin is on the output. */
-static void view_origin(const struct wlseal_scene_view *v, int32_t *x,
-			int32_t *y)
+static void view_origin(const struct wlseal_scene_view *v, int64_t *x,
+			int64_t *y)
 {
 	*x = *y = 0;
 	for (; v; v = v->parent) {
@@ -197,25 +260,15 @@ static void bound(pixman_region32_t *region)
 }
 
 /* @damage (view coordinates, NULL: all of it) of a visible view whose
- * origin is at (@x, @y). */
+ * origin is at (@x, @y): only what lies inside the view counts (a view
+ * that shrinks damages its old size first, wlseal_scene_set_size). */
 static void damage_at(struct wlseal_scene *scene, struct wlseal_scene_view *v,
-		      int32_t x, int32_t y, pixman_region32_t *damage)
+		      int64_t x, int64_t y, const pixman_region32_t *damage)
 {
 	pixman_region32_t d;
 
-	pixman_region32_init_rect(&d, 0, 0, v->width, v->height);
-	if (damage) {
-		/* Damage outside the view is meaningless; a view
-		 * that shrank passes its old outline here explicitly. */
-		if (damage->extents.x2 > v->width ||
-		    damage->extents.y2 > v->height)
-			pixman_region32_copy(&d, damage);
-		else
-			pixman_region32_intersect(&d, &d, damage);
-	}
-	pixman_region32_translate(&d, x, y);
-	pixman_region32_intersect_rect(&d, &d, 0, 0, scene->width,
-				       scene->height);
+	pixman_region32_init(&d);
+	view_region_to_output(scene, damage, x, y, v->width, v->height, &d);
 	pixman_region32_union(&scene->damage, &scene->damage, &d);
 	bound(&scene->damage);
 	pixman_region32_fini(&d);
@@ -223,9 +276,9 @@ static void damage_at(struct wlseal_scene *scene, struct wlseal_scene_view *v,
 
 void wlseal_scene_damage_view(struct wlseal_scene *scene,
 			      struct wlseal_scene_view *v,
-			      pixman_region32_t *damage)
+			      const pixman_region32_t *damage)
 {
-	int32_t x, y;
+	int64_t x, y;
 
 	if (!wlseal_scene_view_visible(v))
 		return;
@@ -237,7 +290,7 @@ void wlseal_scene_damage_view(struct wlseal_scene *scene,
 static void damage_tree(struct wlseal_scene *scene, struct wlseal_scene_view *v)
 {
 	struct walk w;
-	int32_t x, y;
+	int64_t x, y;
 
 	if (!wlseal_scene_view_visible(v))
 		return;
@@ -340,6 +393,19 @@ void wlseal_scene_move(struct wlseal_scene *scene,
 	damage_tree(scene, v);
 }
 
+void wlseal_scene_set_size(struct wlseal_scene *scene,
+			   struct wlseal_scene_view *v, int32_t width,
+			   int32_t height)
+{
+	if (v->width == width && v->height == height)
+		return;
+	/* The old area and the new: whatever the view showed or will. */
+	wlseal_scene_damage_view(scene, v, NULL);
+	v->width = width;
+	v->height = height;
+	wlseal_scene_damage_view(scene, v, NULL);
+}
+
 /* The view's image as the view shows it: sampled through its transform
  * (scene.h), so that the composite covers the view's size. */
 static void view_image_setup(const struct wlseal_scene_view *v,
@@ -370,9 +436,10 @@ static void view_extent(const struct wlseal_scene_view *v,
 /* One view's part in a repaint, found top-down, drawn bottom-up. */
 struct draw {
 	struct wlseal_scene_view *view;
-	int32_t x, y;			/* its origin on the output */
-	int w, h;			/* what it covers (view_extent) */
+	int64_t x, y;			/* its origin on the output */
 	bool shown;			/* the rest is set only then */
+	pixman_box32_t box;		/* what it covers (view_extent), on
+					 * the output */
 	pixman_image_t *image;		/* from view->source->begin() */
 	pixman_region32_t clip;		/* what of the repaint it shows */
 	pixman_region32_t opaque;	/* the part of clip it covers alone */
@@ -463,22 +530,22 @@ static void apply_overdraw(struct wlseal_scene *scene, struct draw *d, int n)
 
 /* Marks in @d (bottom first) the views that show in @region, deciding
  * top-down, and fills @covered with what opaque views cover. */
-static void find_visible(pixman_region32_t *region, struct draw *d, int n,
-			 pixman_region32_t *covered)
+static void find_visible(struct wlseal_scene *scene, pixman_region32_t *region,
+			 struct draw *d, int n, pixman_region32_t *covered)
 {
 	int i;
 
 	for (i = n - 1; i >= 0; i--) {
 		struct wlseal_scene_view *v = d[i].view;
-		int32_t x = d[i].x, y = d[i].y;
+		int64_t x = d[i].x, y = d[i].y;
 		pixman_box32_t box;
 		pixman_image_t *image;
 		int w, h;
 
 		/* A view outside the repaint costs no more than this test,
 		 * so a frame's work follows its damage, not the view count. */
-		box = (pixman_box32_t){ x, y, x + v->width, y + v->height };
-		if (pixman_region32_contains_rectangle(region, &box) ==
+		if (!clip_box(scene, x, y, x + v->width, y + v->height, &box) ||
+		    pixman_region32_contains_rectangle(region, &box) ==
 		    PIXMAN_REGION_OUT)
 			continue;
 		image = v->source->begin(v);
@@ -486,10 +553,15 @@ static void find_visible(pixman_region32_t *region, struct draw *d, int n,
 			continue;
 		view_image_setup(v, image);
 		view_extent(v, image, &w, &h);
-		d[i].w = w;
-		d[i].h = h;
+		if (!clip_box(scene, x, y, x + w, y + h, &d[i].box)) {
+			pixman_image_unref(image);
+			v->source->end(v);
+			continue;
+		}
 		d[i].image = image;
-		pixman_region32_init_rect(&d[i].clip, x, y, w, h);
+		pixman_region32_init_rect(&d[i].clip, d[i].box.x1, d[i].box.y1,
+					  (unsigned)(d[i].box.x2 - d[i].box.x1),
+					  (unsigned)(d[i].box.y2 - d[i].box.y1));
 		pixman_region32_intersect(&d[i].clip, &d[i].clip, region);
 		/* Under an opaque pixel of a view above, nothing shows. */
 		pixman_region32_subtract(&d[i].clip, &d[i].clip, covered);
@@ -506,8 +578,8 @@ static void find_visible(pixman_region32_t *region, struct draw *d, int n,
 			pixman_region32_copy(&d[i].opaque, &d[i].clip);
 		} else if (v->opaque && pixman_region32_not_empty(v->opaque)) {
 			pixman_region32_init(&d[i].opaque);
-			pixman_region32_copy(&d[i].opaque, v->opaque);
-			pixman_region32_translate(&d[i].opaque, x, y);
+			view_region_to_output(scene, v->opaque, x, y, w, h,
+					      &d[i].opaque);
 			pixman_region32_intersect(&d[i].opaque, &d[i].opaque,
 						  &d[i].clip);
 		} else {
@@ -525,15 +597,20 @@ static void find_visible(pixman_region32_t *region, struct draw *d, int n,
 	}
 }
 
+/* @src, a view's image with its origin at (@x, @y), over the part
+ * @box of the output (inside the view, view_extent), clipped to @clip.
+ * Only @box's corner reaches pixman as a destination: inside the output,
+ * whatever the origin. */
 static void composite_clipped(pixman_op_t op, pixman_image_t *src,
 			      pixman_image_t *target, pixman_region32_t *clip,
-			      int32_t x, int32_t y, int w, int h)
+			      int64_t x, int64_t y, const pixman_box32_t *box)
 {
 	if (!pixman_region32_not_empty(clip))
 		return;
 	pixman_image_set_clip_region32(target, clip);
-	pixman_image_composite32(op, src, NULL, target, 0, 0, 0, 0, x, y,
-				 w, h);
+	pixman_image_composite32(op, src, NULL, target, (int32_t)(box->x1 - x),
+				 (int32_t)(box->y1 - y), 0, 0, box->x1, box->y1,
+				 box->x2 - box->x1, box->y2 - box->y1);
 }
 
 /*
@@ -561,7 +638,7 @@ static void draw_view(struct draw *d, pixman_image_t *target)
 			if (opaque != d->image)
 				view_image_setup(d->view, opaque);
 			composite_clipped(PIXMAN_OP_SRC, opaque, target,
-					  &d->opaque, d->x, d->y, d->w, d->h);
+					  &d->opaque, d->x, d->y, &d->box);
 			if (opaque != d->image)
 				pixman_image_unref(opaque);
 		} else {
@@ -577,7 +654,7 @@ static void draw_view(struct draw *d, pixman_image_t *target)
 	pixman_region32_init(&rest);
 	pixman_region32_subtract(&rest, &d->clip, &d->opaque);
 	composite_clipped(PIXMAN_OP_OVER, d->image, target, &rest, d->x, d->y,
-			  d->w, d->h);
+			  &d->box);
 	pixman_region32_fini(&rest);
 }
 
@@ -599,14 +676,16 @@ static void render_plain(struct wlseal_scene *scene, pixman_image_t *target,
 		do {
 			struct wlseal_scene_view *v = w.v;
 			pixman_image_t *image = v->source->begin(v);
+			pixman_box32_t box;
 			int vw, vh;
 
 			if (!image)
 				continue;
 			view_image_setup(v, image);
 			view_extent(v, image, &vw, &vh);
-			composite_clipped(PIXMAN_OP_OVER, image, target, region,
-					  w.x, w.y, vw, vh);
+			if (clip_box(scene, w.x, w.y, w.x + vw, w.y + vh, &box))
+				composite_clipped(PIXMAN_OP_OVER, image, target,
+						  region, w.x, w.y, &box);
 			pixman_image_unref(image);
 			v->source->end(v);
 		} while (walk_next(&w));
@@ -660,7 +739,7 @@ uint64_t wlseal_scene_render(struct wlseal_scene *scene,
 	}
 	flatten(scene, draws, nviews);
 	pixman_region32_init(&covered);
-	find_visible(&region, draws, nviews, &covered);
+	find_visible(scene, &region, draws, nviews, &covered);
 	apply_overdraw(scene, draws, nviews);
 
 	pixman_region32_init(&background);

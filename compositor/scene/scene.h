@@ -43,7 +43,8 @@ struct wlseal_scene_view {
 	/* A top-level view: output coordinates, valid while mapped; a
 	 * child: the offset from its parent's origin. */
 	int32_t x, y;
-	int32_t width, height;		/* what damage and placement use */
+	int32_t width, height;		/* wlseal_scene_set_size; what damage
+					 * and placement use */
 	bool mapped;			/* a child: shown when its parent is */
 	struct wl_list link;		/* in *stack */
 	struct wl_list *stack;		/* scene.views, parent->below or ->above */
@@ -113,11 +114,17 @@ void wlseal_scene_move(struct wlseal_scene *scene,
 		       struct wlseal_scene_view *view, int32_t x, int32_t y);
 /* Mapped, and so is every ancestor: its pixels can be on screen. */
 bool wlseal_scene_view_visible(const struct wlseal_scene_view *view);
-/* @damage in view coordinates; NULL means the whole view. Nothing
- * happens for a view that is not visible. */
+/* @damage in view coordinates; NULL means the whole view. Only what
+ * lies inside the view counts, whatever the extents (any int32_t), and
+ * wherever the view is. Nothing happens for a view that is not
+ * visible. */
 void wlseal_scene_damage_view(struct wlseal_scene *scene,
 			      struct wlseal_scene_view *view,
-			      pixman_region32_t *damage);
+			      const pixman_region32_t *damage);
+/* A new size: the old and the new area are damaged if the view shows. */
+void wlseal_scene_set_size(struct wlseal_scene *scene,
+			   struct wlseal_scene_view *view, int32_t width,
+			   int32_t height);
 /* The topmost visible view that takes input at output point (@x, @y),
  * or NULL; *@sx, *@sy receive the point in its coordinates. */
 struct wlseal_scene_view *wlseal_scene_view_at(struct wlseal_scene *scene,

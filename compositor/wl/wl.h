@@ -146,6 +146,10 @@ void wlseal_region_opaque(struct wl_resource *region, pixman_region32_t *out);
 /* Collapse @region to its extents past a few rectangles (region.c says
  * why): every region a client builds goes through it. */
 void wlseal_region_bound(pixman_region32_t *region);
+/* A request's rectangle (@x, @y, @w x @h) as a box, its far edges
+ * clamped to INT32_MAX (computed in 64 bits); false when it is empty. */
+bool wlseal_region_box(int32_t x, int32_t y, int32_t w, int32_t h,
+		       pixman_box32_t *box);
 
 /* subcompositor.c: wl_subcompositor and wl_subsurface */
 bool wlseal_subcompositor_init(struct wlseal_server *server);
