@@ -196,6 +196,7 @@ struct wlseal_scene_view *wlseal_scene_view_at(struct wlseal_scene *scene,
 	struct wlseal_scene_view *top, *found = NULL;
 
 	/* Bottom first, so the last view that matches is on top. */
+	scene->hit_tests++;
 	wl_list_for_each(top, &scene->views, link) {
 		struct walk w;
 
@@ -203,6 +204,7 @@ struct wlseal_scene_view *wlseal_scene_view_at(struct wlseal_scene *scene,
 		do {
 			double vx = x - (double)w.x, vy = y - (double)w.y;
 
+			scene->visits++;
 			if (takes_input(w.v, vx, vy)) {
 				found = w.v;
 				*sx = vx;
@@ -226,9 +228,8 @@ bool wlseal_scene_view_visible(const struct wlseal_scene_view *v)
 	return true;
 }
 
-/* Where @v's origin is on the output. */
-static void view_origin(const struct wlseal_scene_view *v, int64_t *x,
-			int64_t *y)
+void wlseal_scene_view_origin(const struct wlseal_scene_view *v, int64_t *x,
+			      int64_t *y)
 {
 	*x = *y = 0;
 	for (; v; v = v->parent) {
@@ -282,7 +283,7 @@ void wlseal_scene_damage_view(struct wlseal_scene *scene,
 
 	if (!wlseal_scene_view_visible(v))
 		return;
-	view_origin(v, &x, &y);
+	wlseal_scene_view_origin(v, &x, &y);
 	damage_at(scene, v, x, y, damage);
 }
 
@@ -294,17 +295,19 @@ static void damage_tree(struct wlseal_scene *scene, struct wlseal_scene_view *v)
 
 	if (!wlseal_scene_view_visible(v))
 		return;
-	view_origin(v->parent, &x, &y);
+	wlseal_scene_view_origin(v->parent, &x, &y);
 	walk_begin(&w, v, x, y);
-	do
+	do {
+		scene->visits++;
 		damage_at(scene, w.v, w.x, w.y, NULL);
-	while (walk_next(&w));
+	} while (walk_next(&w));
 }
 
 void wlseal_scene_map(struct wlseal_scene *scene, struct wlseal_scene_view *v)
 {
 	unsigned int slot;
 
+	scene->layout++;
 	if (v->parent) {
 		v->mapped = true;
 		damage_tree(scene, v);
@@ -327,6 +330,7 @@ void wlseal_scene_unmap(struct wlseal_scene *scene,
 			struct wlseal_scene_view *v)
 {
 	damage_tree(scene, v);
+	scene->layout++;
 	v->mapped = false;
 	if (!v->parent) {
 		wl_list_remove(&v->link);
@@ -350,6 +354,7 @@ void wlseal_scene_remove_child(struct wlseal_scene *scene,
 			       struct wlseal_scene_view *child)
 {
 	damage_tree(scene, child);
+	scene->layout++;
 	wl_list_remove(&child->link);
 	wl_list_init(&child->link);
 	child->stack = NULL;
@@ -375,6 +380,7 @@ void wlseal_scene_place(struct wlseal_scene *scene,
 	}
 	if (after == &child->link || child->link.prev == after)
 		return;		/* already there */
+	scene->layout++;
 	damage_tree(scene, child);
 	wl_list_remove(&child->link);
 	wl_list_insert(after, &child->link);
@@ -387,6 +393,7 @@ void wlseal_scene_move(struct wlseal_scene *scene,
 {
 	if (v->x == x && v->y == y)
 		return;
+	scene->layout++;
 	damage_tree(scene, v);
 	v->x = x;
 	v->y = y;
@@ -399,11 +406,20 @@ void wlseal_scene_set_size(struct wlseal_scene *scene,
 {
 	if (v->width == width && v->height == height)
 		return;
+	scene->layout++;
 	/* The old area and the new: whatever the view showed or will. */
 	wlseal_scene_damage_view(scene, v, NULL);
 	v->width = width;
 	v->height = height;
 	wlseal_scene_damage_view(scene, v, NULL);
+}
+
+void wlseal_scene_set_input(struct wlseal_scene *scene,
+			    struct wlseal_scene_view *v,
+			    const pixman_region32_t *input)
+{
+	v->input = input;
+	scene->layout++;
 }
 
 /* The view's image as the view shows it: sampled through its transform

@@ -64,8 +64,8 @@ struct wlseal_scene_view {
 	 * what the format says (x8r8g8b8 is opaque everywhere). */
 	const pixman_region32_t *opaque;
 	/* View coordinates: where it takes pointer input
-	 * (wl_surface.set_input_region), always within its size; NULL:
-	 * all of it. */
+	 * (wl_surface.set_input_region, wlseal_scene_set_input), always
+	 * within its size; NULL: all of it. */
 	const pixman_region32_t *input;
 	/* Whose overdraw budget its drawing counts against (overdraw.c):
 	 * compared, never dereferenced; NULL: the compositor's own. */
@@ -80,8 +80,19 @@ struct wlseal_scene {
 	pixman_region32_t prev_damage;	/* what the previous repaint drew */
 	unsigned int cascade_next;
 	/* A view was mapped (after it got its place) or unmapped (data:
-	 * the view): the seat moves focus (wl/seat.c). */
+	 * the view): the seat moves the keyboard focus (wl/seat.c). */
 	struct wl_signal map_signal, unmap_signal;
+	/* Bumped whenever what takes pointer input where may have changed
+	 * (a view mapped, unmapped, moved, restacked, resized, or given a
+	 * new input region). The seat finds the surface under the cursor
+	 * again when it differs, once a frame at most (wl/pointer.c),
+	 * instead of once per change. */
+	uint64_t layout;
+	/* The scene's work outside the repaint: hit tests
+	 * (wlseal_scene_view_at) and views visited for them and for
+	 * damage. repaint.c logs them with every frame and clears them,
+	 * so that tests can count the work a request costs. */
+	uint64_t hit_tests, visits;
 };
 
 void wlseal_scene_init(struct wlseal_scene *scene, int width, int height);
@@ -112,6 +123,15 @@ void wlseal_scene_place(struct wlseal_scene *scene,
  * area are damaged. */
 void wlseal_scene_move(struct wlseal_scene *scene,
 		       struct wlseal_scene_view *view, int32_t x, int32_t y);
+/* Where @view takes pointer input (view coordinates, within its size),
+ * NULL: all of it. @input must stay valid while the view uses it. */
+void wlseal_scene_set_input(struct wlseal_scene *scene,
+			    struct wlseal_scene_view *view,
+			    const pixman_region32_t *input);
+/* Where @view's origin is on the output: its and its ancestors'
+ * offsets, summed in 64 bits. */
+void wlseal_scene_view_origin(const struct wlseal_scene_view *view,
+			      int64_t *x, int64_t *y);
 /* Mapped, and so is every ancestor: its pixels can be on screen. */
 bool wlseal_scene_view_visible(const struct wlseal_scene_view *view);
 /* @damage in view coordinates; NULL means the whole view. Only what

@@ -449,6 +449,7 @@ static void surface_apply(struct wlseal_surface *s,
 	bool geometry_set = st->scale_set || st->transform_set ||
 			    st->viewport_set;
 	bool attached = st->attached;
+	bool was_mapped = s->view.mapped;
 
 	s->has_cached = false;
 	if (st->attached) {
@@ -512,7 +513,8 @@ static void surface_apply(struct wlseal_surface *s,
 	}
 	if (st->input_set) {
 		pixman_region32_copy(&s->input, &st->input);
-		s->view.input = st->input_all ? NULL : &s->input;
+		wlseal_scene_set_input(&server->scene, &s->view,
+				       st->input_all ? NULL : &s->input);
 		st->input_set = false;
 	}
 
@@ -540,7 +542,11 @@ static void surface_apply(struct wlseal_surface *s,
 		s->role_commit(s);
 	wl_signal_emit(&s->apply_signal, s);
 
-	if (!wl_list_empty(&s->frame_callbacks) || s->view.mapped)
+	/* A surface that was mapped and is no more (a desynchronized
+	 * subsurface's NULL attach) left damage, and the pointer's focus
+	 * is found again with the frame: it needs one too. */
+	if (!wl_list_empty(&s->frame_callbacks) || s->view.mapped ||
+	    was_mapped)
 		wlseal_repaint_schedule(server);
 }
 
