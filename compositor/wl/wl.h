@@ -256,5 +256,7 @@ bool wlseal_presentation_init(struct wlseal_server *server);
 
 /* output.c: the wl_output global */
 bool wlseal_output_init(struct wlseal_server *server);
+/* @client's wl_output objects (wl_resource_get_link), or NULL: none. */
+struct wl_list *wlseal_output_resources(struct wl_client *client);
 
 #endif
