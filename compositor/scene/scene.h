@@ -31,6 +31,12 @@
 
 struct wlseal_scene_view;
 
+/* A box in a view's coordinates, in 64 bits (offsets add up down a
+ * tree); empty when x1 >= x2 or y1 >= y2. */
+struct wlseal_scene_box {
+	int64_t x1, y1, x2, y2;
+};
+
 /* Where a view's pixels come from, asked once per repaint. */
 struct wlseal_scene_source {
 	/* An image wrapping the pixels to draw, or NULL: nothing to draw.
@@ -70,6 +76,10 @@ struct wlseal_scene_view {
 	/* Whose overdraw budget its drawing counts against (overdraw.c):
 	 * compared, never dereferenced; NULL: the compositor's own. */
 	const void *owner;
+	/* What the view and its mapped descendants can cover, in its own
+	 * coordinates; kept by scene.c, found again when @box_dirty. */
+	struct wlseal_scene_box box;
+	bool box_dirty;
 };
 
 /* The views, bottom to top, and what changed. */
@@ -89,9 +99,11 @@ struct wlseal_scene {
 	 * instead of once per change. */
 	uint64_t layout;
 	/* The scene's work outside the repaint: hit tests
-	 * (wlseal_scene_view_at) and views visited for them and for
-	 * damage. repaint.c logs them with every frame and clears them,
-	 * so that tests can count the work a request costs. */
+	 * (wlseal_scene_view_at), and the views visited for them and for
+	 * subtree boxes (not counting a view's ancestors, read for its
+	 * origin or visibility: at most 32). repaint.c logs both with
+	 * every frame and clears them, so that tests count the work a
+	 * request costs. */
 	uint64_t hit_tests, visits;
 };
 
@@ -100,8 +112,8 @@ void wlseal_scene_finish(struct wlseal_scene *scene);
 void wlseal_scene_view_init(struct wlseal_scene_view *view,
 			    const struct wlseal_scene_source *source);
 /* A top-level @view goes on top (the cascade); a child view keeps its
- * offset and its place in the parent's stack. Both are damaged, with
- * everything stacked on them. */
+ * offset and its place in the parent's stack. Both damage the box of
+ * all that is stacked on them (scene.c, subtree boxes). */
 void wlseal_scene_map(struct wlseal_scene *scene, struct wlseal_scene_view *view);
 /* Hidden, with its children; a child view keeps its place in the stack. */
 void wlseal_scene_unmap(struct wlseal_scene *scene,
@@ -119,8 +131,9 @@ void wlseal_scene_remove_child(struct wlseal_scene *scene,
 void wlseal_scene_place(struct wlseal_scene *scene,
 			struct wlseal_scene_view *child,
 			struct wlseal_scene_view *ref, bool above);
-/* A new offset (child) or position (top-level): the old and the new
- * area are damaged. */
+/* A new offset (child) or position (top-level): the subtree's box is
+ * damaged at the old and at the new place, O(depth) whatever the
+ * subtree holds. */
 void wlseal_scene_move(struct wlseal_scene *scene,
 		       struct wlseal_scene_view *view, int32_t x, int32_t y);
 /* Where @view takes pointer input (view coordinates, within its size),

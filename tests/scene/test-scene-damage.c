@@ -12,7 +12,8 @@
  * Checked against the scene before the 64-bit clipping (once, by
  * hand): tests 1-4, 6 and 8-10 failed (the damage at 50,40 was empty,
  * the one at -30,-20 the whole output, a child past INT32_MAX wrapped
- * onto the screen, the opaque region at 50,40 was lost).
+ * onto the screen, the opaque region at 50,40 was lost). Tests 5 and 7
+ * expect a subtree's box since the scene damages boxes (scene.c).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -123,8 +124,9 @@ static void test_damage(void)
 }
 
 /* Children at offsets whose sums leave int32_t: off screen they damage
- * nothing; back on screen (offsets that cancel) they damage where they
- * are. */
+ * nothing, back on screen (offsets that cancel) they do. A map or a
+ * move damages the subtree's box (scene.c): from the grandchild back on
+ * screen to beyond the output's far edge, where the child is. */
 static void test_offsets(void)
 {
 	struct wlseal_scene scene;
@@ -149,18 +151,18 @@ static void test_offsets(void)
 	wlseal_scene_map(&scene, &child.view);
 	/* child at 50 + INT32_MAX - 20, off screen; grand at 50 - 21,
 	 * 40 - 1. */
-	expect_damage(&scene, 29, 39, 129, 119,
-		      "a child off screen damages nothing, its child back on screen where it is");
+	expect_damage(&scene, 29, 39, W, H,
+		      "mapping a child off screen damages its subtree's box, its child back on screen");
 	pixman_region32_clear(&scene.damage);
 	damage_max(&scene, &child, 0, 0);
 	expect_damage(&scene, 0, 0, 0, 0,
 		      "INT32_MAX damage on a child past INT32_MAX damages nothing");
 	pixman_region32_clear(&scene.damage);
 	wlseal_scene_move(&scene, &child.view, -200, -100);
-	/* The old place (grand at 29,39) and the new (child at -150,-60,
-	 * off screen; grand at -150 + INT32_MIN...: off screen). */
-	expect_damage(&scene, 29, 39, 129, 119,
-		      "moving a child tree damages the old place on screen only");
+	/* The old box and the new (child at -150,-60, off screen; grand
+	 * at -150 + INT32_MIN...: off screen). */
+	expect_damage(&scene, 29, 39, W, H,
+		      "moving a child tree damages its old box, the new one is off screen");
 	wlseal_scene_remove_child(&scene, &grand.view);
 	wlseal_scene_remove_child(&scene, &child.view);
 	wlseal_scene_finish(&scene);
