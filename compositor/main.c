@@ -19,15 +19,48 @@
 
 #include <wayland-server-core.h>
 
+#include "account.h"
 #include "backend.h"
 #include "fd-guard.h"
 #include "heap.h"
 #include "input.h"
 #include "log.h"
 #include "options.h"
+#include "repaint.h"
 #include "server.h"
 #include "shm.h"
 #include "wl.h"
+
+/* The command line; the other layers get what they need of it, each
+ * its own part, from main(). */
+struct wlseal_options {
+	const char *backend;	/* "drm" or "headless" */
+	const char *drm_device;
+	int width, height;	/* headless size; preferred DRM mode */
+	const char *socket;
+	enum wlseal_shm_mode shm;
+	enum wlseal_policy policy;
+	/* Policy settings from the command line, applied over the --policy
+	 * preset; --policy-file is applied last (and again on SIGHUP). */
+	struct wlseal_policy_setting policy_settings[16];
+	int n_policy_settings;
+	const char *policy_file;
+	bool verbose;
+	bool print_frames;
+	const char *screenshot;	/* PNG path */
+	uint64_t screenshot_frame; /* 0: only on SIGUSR1 */
+	int exit_after;		/* seconds, 0: never */
+	int max_pools_per_client; /* live wl_shm_pools per client */
+	uint64_t max_pool_memory;  /* --max-pool-memory, 0: derived */
+	int oom_score_adj;
+	int max_objects[WLSEAL_BUDGET_KINDS]; /* --max-*-per-client */
+	/* --input paths (input/): streams of struct input_event. */
+	const char *inputs[8];
+	int n_inputs;
+};
+
+
+static struct wlseal_options *options;
 
 /* Per-client bookkeeping, only for the connect/disconnect log lines. */
 struct wlseal_client {
@@ -53,8 +86,8 @@ static void client_created(struct wl_listener *listener, void *data)
 	struct wlseal_client *c;
 
 	/* Every object of the client is counted from its first request
-	 * on (shm/objects.c); without memory for that, no client. */
-	if (!wlseal_budget_watch(&server->shm, client)) {
+	 * on (account/objects.c); without memory for that, no client. */
+	if (!wlseal_account_open(&server->ledger, client)) {
 		wl_client_post_no_memory(client);
 		return;
 	}
@@ -85,8 +118,8 @@ static int on_usr1(int sig, void *data)
 {
 	struct wlseal_server *server = data;
 
-	wlseal_screenshot(server, server->opts.screenshot ?
-				 server->opts.screenshot : "wlseal-screenshot.png");
+	wlseal_screenshot(server, server->screenshot ?
+				 server->screenshot : "wlseal-screenshot.png");
 	return 0;
 }
 
@@ -109,16 +142,16 @@ static int on_hup(int sig, void *data)
 	struct wlseal_shm_policy next;
 	char err[256];
 
-	if (!server->opts.policy_file) {
+	if (!options->policy_file) {
 		wlseal_log("SIGHUP: no --policy-file, policy unchanged");
 		return 0;
 	}
-	if (!build_policy(&server->opts, &next, err, sizeof(err))) {
+	if (!build_policy(options, &next, err, sizeof(err))) {
 		wlseal_log("SIGHUP: policy unchanged: %s", err);
 		return 0;
 	}
 	if (wlseal_policy_equal(&next, &server->shm.policy)) {
-		wlseal_log("SIGHUP: %s: policy unchanged", server->opts.policy_file);
+		wlseal_log("SIGHUP: %s: policy unchanged", options->policy_file);
 		return 0;
 	}
 	wlseal_shm_policy_update(&server->shm, &next);
@@ -391,17 +424,11 @@ static const char *shm_name(const struct wlseal_options *o)
 }
 
 /*
- * Every accepted pool keeps its fd open (the file must stay ours while it
- * is mapped), so the default soft limit of 1024 fds lets one client with
- * many pools exhaust the compositor's table and starve every other client.
- * Raise the soft limit to the hard one.
- */
-/*
  * Every page of a pool the compositor reads is in its RSS, and a page it
  * faults into a hole is charged to it too: to the kernel's OOM killer the
  * compositor looks like the biggest process there is, while the client
  * that made those pages (and any memfd pages it keeps unmapped) counts
- * for nothing. The pool budget (check.c) keeps what the compositor maps
+ * for nothing. The pool budget (account/pools.c) keeps what the compositor maps
  * below what the machine can afford; this keeps the OOM killer, when
  * clients run the machine out of memory by other means, from picking the
  * one process every client needs.
@@ -418,6 +445,14 @@ static void set_oom_score_adj(int adj)
 	wlseal_debug("oom_score_adj %d", adj);
 }
 
+/*
+ * Every pool keeps its fd while its wl_shm_pool resource lives (resize
+ * needs it), every client is a socket, every keymap a file: the default
+ * soft limit of 1024 would let a few clients within their budgets fill
+ * the table. The pool budget (account/pools.c) keeps a share of whatever
+ * the limit is for light clients; raising the soft limit to the hard one
+ * makes that share as large as the process may have.
+ */
 static void raise_fd_limit(void)
 {
 	struct rlimit rl;
@@ -432,10 +467,12 @@ static void raise_fd_limit(void)
 int main(int argc, char **argv)
 {
 	struct wlseal_server server = {0};
+	struct wlseal_options opts = {0};
 	struct wlseal_input input;
-	struct wlseal_options *o = &server.opts;
+	struct wlseal_options *o = &opts;
 	int ret = 1;
 
+	options = o;
 	o->drm_device = "/dev/dri/card0";
 	o->max_pools_per_client = 1024;
 	o->oom_score_adj = -1000;
@@ -477,11 +514,15 @@ int main(int argc, char **argv)
 	}
 	server.shm.display = server.display;
 	server.shm.mode = o->shm;
-	server.shm.max_pools_per_client = o->max_pools_per_client;
-	server.shm.totals.max_bytes = o->max_pool_memory;	/* 0: derived */
+	server.ledger.pools.per_client = o->max_pools_per_client;
+	server.ledger.pools.max_bytes = o->max_pool_memory;	/* 0: derived */
+	memcpy(server.ledger.objects.per_client, o->max_objects,
+	       sizeof(server.ledger.objects.per_client));
+	wlseal_ledger_init(&server.ledger);
 	set_oom_score_adj(o->oom_score_adj);
-	memcpy(server.shm.max_objects, o->max_objects,
-	       sizeof(server.shm.max_objects));
+	server.print_frames = o->print_frames;
+	server.screenshot = o->screenshot;
+	server.screenshot_frame = o->screenshot_frame;
 
 	server.backend = wlseal_backend_create(o->backend, server.loop,
 					       o->drm_device, o->width,

@@ -19,6 +19,7 @@
 #include "backend.h"
 #include "log.h"
 #include "screenshot.h"
+#include "repaint.h"
 #include "scene.h"
 #include "server.h"
 
@@ -47,7 +48,7 @@ static void repaint(void *data)
 	server->repaint_state = WLSEAL_REPAINT_WAITING;
 }
 
-void wlseal_repaint_schedule(struct wlseal_server *server)
+static void repaint_schedule(struct wlseal_server *server)
 {
 	server->repaint_needed = true;
 	if (server->repaint_state != WLSEAL_REPAINT_IDLE)
@@ -89,7 +90,7 @@ static void frame_presented(struct wl_listener *listener, void *data)
 	/* Frame callbacks and presentation feedback (wl/surface.c). */
 	wl_signal_emit(&server->events.frame_done, &frame);
 
-	if (server->opts.print_frames) {
+	if (server->print_frames) {
 		/* For screenshot tests: which frame is on screen, and a
 		 * checksum of it that a screenshot must reproduce. */
 		printf("WLSEAL-FRAME %llu %08x\n",
@@ -118,13 +119,23 @@ static void frame_presented(struct wl_listener *listener, void *data)
 		server->last_frame_cpu_ns = ns;
 		server->scene.hit_tests = server->scene.visits = 0;
 	}
-	if (server->opts.screenshot && server->opts.screenshot_frame == info->seq)
-		wlseal_screenshot(server, server->opts.screenshot);
+	if (server->screenshot && server->screenshot_frame == info->seq)
+		wlseal_screenshot(server, server->screenshot);
 
 	/* A commit since the repaint started set repaint_needed, also one
 	 * that only asked for a frame callback. */
 	if (server->repaint_needed || wlseal_scene_has_damage(&server->scene))
-		wlseal_repaint_schedule(server);
+		repaint_schedule(server);
+}
+
+/* wlseal_scene_request_frame(): the protocol side wants a frame. */
+static void frame_requested(struct wl_listener *listener, void *data)
+{
+	struct wlseal_server *server =
+		wl_container_of(listener, server, frame_request);
+
+	(void)data;
+	repaint_schedule(server);
 }
 
 void wlseal_repaint_init(struct wlseal_server *server)
@@ -144,12 +155,15 @@ void wlseal_repaint_init(struct wlseal_server *server)
 	server->frame_presented.notify = frame_presented;
 	wl_signal_add(&b->events.frame, &server->frame_presented);
 	wlseal_scene_init(&server->scene, b->width, b->height);
+	server->frame_request.notify = frame_requested;
+	wl_signal_add(&server->scene.frame_signal, &server->frame_request);
 	/* The first frame: the plain background. */
-	wlseal_repaint_schedule(server);
+	repaint_schedule(server);
 }
 
 void wlseal_repaint_finish(struct wlseal_server *server)
 {
+	wl_list_remove(&server->frame_request.link);
 	wlseal_scene_finish(&server->scene);
 	server->backend->impl->destroy(server->backend);
 }

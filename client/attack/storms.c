@@ -9,7 +9,7 @@
  * second, honest connection times a wl_display.sync while the batch is
  * being handled: the compositor must answer it within HONEST_MAX_MS
  * (asserted) and the worst time is reported. The attacker must be cut
- * off at the compositor's per-client budget (compositor/shm/objects.c)
+ * off at the compositor's per-client budget (compositor/account/objects.c)
  * with wl_display.error no_memory naming the limit. Run against a
  * compositor with the budget raised (--max-*-per-client), the same
  * scenario measures what the objects cost without it.

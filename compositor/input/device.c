@@ -165,7 +165,7 @@ static void on_event(struct wlseal_input_device *dev,
 		if (ev->code != SYN_REPORT)
 			break;
 		if (dev->moved || dev->abs_moved)
-			wlseal_input_device_moved(dev, time);
+			dev->input->device_moved(dev, time);
 		h->frame(dev->input->data);
 		break;
 	default:
@@ -179,7 +179,7 @@ static void device_gone(struct wlseal_input_device *dev, const char *why)
 
 	wlseal_log("input %s: %s, device removed", dev->path, why);
 	wlseal_input_device_close(dev);
-	wlseal_input_update_caps(input);
+	input->devices_changed(input);
 }
 
 static int on_readable(int fd, uint32_t mask, void *data)

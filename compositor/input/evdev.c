@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * evdev.c - what an evdev node is, and finding the nodes.
+ * evdev.c - what an evdev node is (input.c finds the nodes).
  *
  * The kernel answers both questions wlseal asks of a device, so no
  * udev database is needed (the busybox guest has none):
@@ -13,11 +13,9 @@
  *    maps onto the output (QEMU's tablet reports 0 .. 32767 over its
  *    window, which shows the output).
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
@@ -65,27 +63,4 @@ bool wlseal_input_classify(int fd, struct wlseal_input_device *dev)
 		dev->caps |= WLSEAL_INPUT_POINTER;
 	}
 	return true;
-}
-
-int wlseal_input_scan(struct wlseal_input *input, const char *dir)
-{
-	struct dirent *de;
-	DIR *d = opendir(dir);
-	int n = 0;
-
-	if (!d) {
-		wlseal_log("input: %s: %s, no input devices", dir, strerror(errno));
-		return 0;
-	}
-	while ((de = readdir(d))) {
-		char path[PATH_MAX];
-
-		if (strncmp(de->d_name, "event", 5) != 0)
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		if (wlseal_input_add_path(input, path))
-			n++;
-	}
-	closedir(d);
-	return n;
 }

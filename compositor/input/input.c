@@ -9,13 +9,19 @@
  * range to ask for, so its ABS_X and ABS_Y are output pixels: a test
  * writes the very coordinates it means.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "input.h"
 #include "log.h"
+
+static void update_caps(struct wlseal_input *input);
+static void device_moved(struct wlseal_input_device *dev, uint32_t time);
 
 void wlseal_input_init(struct wlseal_input *input, struct wl_event_loop *loop,
 		       int width, int height,
@@ -23,6 +29,8 @@ void wlseal_input_init(struct wlseal_input *input, struct wl_event_loop *loop,
 {
 	memset(input, 0, sizeof(*input));
 	input->loop = loop;
+	input->device_moved = device_moved;
+	input->devices_changed = update_caps;
 	input->handler = handler;
 	input->data = data;
 	input->width = width > 0 ? width : 1;
@@ -80,7 +88,7 @@ bool wlseal_input_add_path(struct wlseal_input *input, const char *path)
 	return true;
 }
 
-void wlseal_input_update_caps(struct wlseal_input *input)
+static void update_caps(struct wlseal_input *input)
 {
 	struct wlseal_input_device *dev;
 	uint32_t caps = 0;
@@ -98,7 +106,7 @@ void wlseal_input_start(struct wlseal_input *input)
 {
 	/* Told even when it is none: the seat starts from it. */
 	input->caps = ~0u;
-	wlseal_input_update_caps(input);
+	update_caps(input);
 }
 
 static double clamp(double v, double max)
@@ -115,7 +123,7 @@ static double scale(int32_t v, const struct input_absinfo *a, int size)
 	       (double)(a->maximum - a->minimum);
 }
 
-void wlseal_input_device_moved(struct wlseal_input_device *dev, uint32_t time)
+static void device_moved(struct wlseal_input_device *dev, uint32_t time)
 {
 	struct wlseal_input *input = dev->input;
 
@@ -138,4 +146,27 @@ void wlseal_input_finish(struct wlseal_input *input)
 
 	wl_list_for_each_safe(dev, tmp, &input->devices, link)
 		wlseal_input_device_close(dev);
+}
+
+int wlseal_input_scan(struct wlseal_input *input, const char *dir)
+{
+	struct dirent *de;
+	DIR *d = opendir(dir);
+	int n = 0;
+
+	if (!d) {
+		wlseal_log("input: %s: %s, no input devices", dir, strerror(errno));
+		return 0;
+	}
+	while ((de = readdir(d))) {
+		char path[PATH_MAX];
+
+		if (strncmp(de->d_name, "event", 5) != 0)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		if (wlseal_input_add_path(input, path))
+			n++;
+	}
+	closedir(d);
+	return n;
 }

@@ -5,7 +5,7 @@
  * wlseal reads raw Linux evdev streams: a sequence of struct input_event
  * records, whatever the file is. On the DRM backend those are the
  * /dev/input/event* nodes of the VM's virtio keyboard and tablet
- * (scan.c); on either backend --input=PATH adds any file that yields
+ * (input.c); on either backend --input=PATH adds any file that yields
  * such records, a FIFO in the host tests (device.c). No libinput: it
  * needs udev's device database (udevd) to tell a keyboard from a
  * tablet, and the busybox guest runs no udevd; the kernel's own
@@ -88,6 +88,11 @@ struct wlseal_input {
 	uint32_t caps;			/* what was last told to the handler */
 	int width, height;		/* the output, for the cursor */
 	double x, y;			/* the cursor */
+	/* How device.c reports back to input.c, which owns the set and
+	 * sets these: device.c never calls input.c by name. A SYN_REPORT
+	 * ended @dev's motion; a device went. */
+	void (*device_moved)(struct wlseal_input_device *dev, uint32_t time);
+	void (*devices_changed)(struct wlseal_input *input);
 };
 
 /* input.c: the set of devices and the cursor */
@@ -97,7 +102,7 @@ void wlseal_input_init(struct wlseal_input *input, struct wl_event_loop *loop,
 /* Opens @path (any stream of input_event records); false: it cannot be
  * opened (logged). */
 bool wlseal_input_add_path(struct wlseal_input *input, const char *path);
-/* evdev.c: every event* node in @dir (/dev/input) that is a keyboard,
+/* input.c: every event* node in @dir (/dev/input) that is a keyboard,
  * a tablet or a mouse (the DRM backend's devices). Returns how many
  * were added. */
 int wlseal_input_scan(struct wlseal_input *input, const char *dir);
@@ -114,9 +119,4 @@ void wlseal_input_finish(struct wlseal_input *input);
 struct wlseal_input_device *wlseal_input_device_open(struct wlseal_input *input,
 						     const char *path, int fd);
 void wlseal_input_device_close(struct wlseal_input_device *dev);
-/* input.c, for device.c: the set changed (a device went). */
-void wlseal_input_update_caps(struct wlseal_input *input);
-/* input.c, for device.c: a SYN_REPORT ended @dev's motion. */
-void wlseal_input_device_moved(struct wlseal_input_device *dev, uint32_t time);
-
 #endif

@@ -4,6 +4,7 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <time.h>
 
 #include <wayland-server-core.h>
 
@@ -51,4 +52,23 @@ pid_t wlseal_client_pid(struct wl_client *client)
 
 	wl_client_get_credentials(client, &pid, NULL, NULL);
 	return pid;
+}
+
+bool wlseal_log_limit_take(struct wlseal_log_limit *l, int burst)
+{
+	struct timespec ts;
+	int64_t now;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	now = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	if (now - l->start_ms >= 1000) {
+		l->start_ms = now;
+		l->lines = 0;
+	}
+	if (l->lines < burst) {
+		l->lines++;
+		return true;
+	}
+	l->dropped++;
+	return false;
 }

@@ -3,7 +3,7 @@
  * render.c - drawing the scene with pixman (scene.c keeps the views and
  * what they damaged): every view that shows in the repaint's region,
  * top-down to find what covers what, bottom-up to draw, within the
- * overdraw budget (overdraw.c).
+ * overdraw budget (account/overdraw.c).
  */
 #include <stdlib.h>
 
@@ -86,9 +86,9 @@ static uint64_t region_area(pixman_region32_t *region)
 }
 
 /*
- * The frame's overdraw budget (overdraw.c): only blending is budgeted.
- * An opaque pixel is written once a frame whoever covers it, so the
- * opaque parts of all views cost at most one output's area together;
+ * The frame's overdraw budget (account/overdraw.c): only blending is
+ * budgeted. An opaque pixel is written once a frame whoever covers it,
+ * so the opaque parts of all views cost at most one output's area together;
  * they are always drawn, and so what covers what is the same whatever
  * the budget decides. Past its owner's allocation a view draws its
  * opaque part only, and is not drawn at all when it has none. Decided

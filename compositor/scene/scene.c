@@ -24,6 +24,7 @@ void wlseal_scene_init(struct wlseal_scene *scene, int width, int height)
 	scene->cascade_next = 0;
 	wl_signal_init(&scene->map_signal);
 	wl_signal_init(&scene->unmap_signal);
+	wl_signal_init(&scene->frame_signal);
 }
 
 void wlseal_scene_finish(struct wlseal_scene *scene)
@@ -418,6 +419,11 @@ struct wlseal_scene_view *wlseal_scene_view_at(struct wlseal_scene *scene,
 		} while (scene_walk_next(&w));
 	}
 	return found;
+}
+
+void wlseal_scene_request_frame(struct wlseal_scene *scene)
+{
+	wl_signal_emit(&scene->frame_signal, NULL);
 }
 
 void wlseal_scene_map(struct wlseal_scene *scene, struct wlseal_scene_view *v)

@@ -105,6 +105,9 @@ struct wlseal_scene {
 	 * every frame and clears them, so that tests count the work a
 	 * request costs. */
 	uint64_t hit_tests, visits;
+	/* A frame is wanted (wlseal_scene_request_frame): the repaint loop
+	 * (repaint.c) listens. */
+	struct wl_signal frame_signal;
 };
 
 void wlseal_scene_init(struct wlseal_scene *scene, int width, int height);
@@ -164,6 +167,9 @@ struct wlseal_scene_view *wlseal_scene_view_at(struct wlseal_scene *scene,
 					       double x, double y,
 					       double *sx, double *sy);
 bool wlseal_scene_has_damage(struct wlseal_scene *scene);
+/* Something was committed that the next frame must carry, damage or not
+ * (a frame callback waits for it): asks the repaint loop for a frame. */
+void wlseal_scene_request_frame(struct wlseal_scene *scene);
 /* Draws into @target, whose content is @age frames old (0: unknown).
  * Returns the number of pixels drawn; @drawn (if not NULL, initialized)
  * receives where. */

@@ -10,6 +10,7 @@
  */
 #include <wayland-server-core.h>
 
+#include "pool.h"
 #include "shm.h"
 
 bool wlseal_buffer_get_size(struct wl_resource *resource, int32_t *w,

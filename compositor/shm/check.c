@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * check.c - the seal check, the budgets and the refusal log: the verdicts
- * every new or resized pool needs before it is mapped (shm.h).
+ * check.c - the seal check: the verdict every new or resized pool needs
+ * before it is mapped (check.h). What a client may map at all is the
+ * accounting layer's (account/pools.c).
  *
  * libwayland's wl_display_init_shm() maps whatever fd a client sends and
  * relies on a SIGBUS handler to survive a client that later truncates the
@@ -51,171 +52,28 @@
  *   reference, and the fd we hold from the check on, then our mapping,
  *   are references. As defense in depth the seals are read again after
  *   mmap, and a pool whose seals or size changed in between is refused.
- *
- * Fairness is here too ("Budgets" below): every pool is charged to the
- * client that created it, for as long as the pool object lives.
  */
 #include <errno.h>
 #include <stdarg.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <linux/magic.h>
-#include <stdlib.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <wayland-server-core.h>
 
 #include "account.h"
+#include "check.h"
 #include "log.h"
-#include "shm.h"
 #include "wlseal-shm-policy-v1-server-protocol.h"
 #include "seal-list.h"
 
 #ifndef F_SEAL_EXEC
 #define F_SEAL_EXEC 0x0020	/* 6.3+: the mode's exec bits are frozen */
 #endif
-
-/*
- * Budgets. Own limits first: at most --max-pools-per-client pool objects
- * and WLSEAL_CLIENT_MAX_BYTES mapped bytes per client (one INT32_MAX pool
- * fits). Then the totals of all clients: mappings against vm.max_map_count
- * (minus what the compositor itself maps), bytes against the memory the
- * compositor can afford (memory.c: what was available at its start, or
- * --max-pool-memory). Bytes matter beyond address space: reading a
- * hole of a sparse file allocates a page that is charged to the
- * compositor, every page it reads counts in its RSS, and what the
- * compositor can ever be made to hold through a pool is bounded by the
- * pool's mapped bytes, so the byte total bounds it.
- *
- * The last quarter of every total (of the fds at least WLSEAL_FD_RESERVE,
- * down to FD_HARD_RESERVE) is kept for light clients: a client already
- * above the light allowance (LIGHT_POOLS pools, LIGHT_BYTES, LIGHT_FDS
- * pools holding fds) is refused once a total reaches its reserve, a light
- * one only at the very limit. However many clients misbehave within their
- * own budgets, they cannot push a total past the reserve, so a
- * well-behaved client (one or two pools of a few MiB) still gets its pool.
- * What no rule can prevent is a flood of new connections, each light,
- * filling the reserve itself; the reserve is sized so that this takes
- * hundreds of them (a quarter of 4096 fds at two pools and a socket
- * each: 330; a quarter of 4 GiB at 16 MiB: 64, at a typical few MiB
- * several hundred; a quarter of the mappings at 4 pools: thousands), and
- * every one of them costs a connection fd of the same table.
- */
-#define WLSEAL_CLIENT_MAX_BYTES (4ull << 30)
-#define LIGHT_POOLS 4
-#define LIGHT_FDS 2
-#define LIGHT_BYTES (16ull << 20)
-#define FD_HARD_RESERVE 32	/* never handed to pools: accept(), DRM */
-
-/* Refusal lines: at most 10 a second per client, 50 for all clients. */
-#define WLSEAL_LOG_BURST 10
-#define WLSEAL_LOG_BURST_ALL 50
-#define WLSEAL_LOG_WINDOW_MS 1000
-
-void wlseal_shm_account_unref(struct wlseal_shm_account *a)
-{
-	if (--a->refs > 0)
-		return;
-	free(a);
-}
-
-static void account_client_gone(struct wl_listener *listener, void *data)
-{
-	struct wlseal_shm_account *a =
-		wl_container_of(listener, a, client_destroy);
-
-	if (a->log_dropped)
-		wlseal_log("client pid=%d: %d more refusal lines were not logged",
-			   (int)a->pid, a->log_dropped);
-	wl_list_remove(&a->client_destroy.link);
-	wl_list_remove(&a->resource_created.link);
-	wl_list_init(&a->resource_created.link);
-	a->gone = true;
-	/* The client's resources (and so its pools) are destroyed after
-	 * this signal; the pools keep the account until then. */
-	wlseal_shm_account_unref(a);
-}
-
-struct wlseal_shm_account *wlseal_shm_account(struct wl_client *client)
-{
-	struct wl_listener *l;
-	struct wlseal_shm_account *a;
-
-	l = wl_client_get_destroy_listener(client, account_client_gone);
-	if (l)
-		return wl_container_of(l, a, client_destroy);
-	a = calloc(1, sizeof(*a));
-	if (!a)
-		return NULL;
-	a->pid = wlseal_client_pid(client);
-	a->refs = 1;
-	a->client_destroy.notify = account_client_gone;
-	wl_client_add_destroy_listener(client, &a->client_destroy);
-	wl_list_init(&a->resource_created.link);
-	return a;
-}
-
-static int64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-/* One window of the rate limit: true while @w may log another line. */
-static bool log_window_take(struct log_window *w, int64_t now, int burst)
-{
-	if (now - w->start_ms >= WLSEAL_LOG_WINDOW_MS) {
-		w->start_ms = now;
-		w->lines = 0;
-	}
-	return w->lines++ < burst;
-}
-
-void wlseal_shm_log(struct wl_client *client, const char *fmt, ...)
-{
-	/* All clients together too: one attacker may open many
-	 * connections. One per process, like the log itself. */
-	static struct log_window all;
-	static int all_dropped;
-	struct wlseal_shm_account *a = NULL;
-	struct wl_listener *l;
-	char line[400];
-	va_list ap;
-	int64_t now = now_ms();
-
-	/* Clients get an account with their first pool request; one
-	 * without (its allocation failed) shares only the global limit. */
-	l = wl_client_get_destroy_listener(client, account_client_gone);
-	if (l)
-		a = wl_container_of(l, a, client_destroy);
-	if (a && !log_window_take(&a->log, now, WLSEAL_LOG_BURST)) {
-		a->log_dropped++;
-		return;
-	}
-	if (!log_window_take(&all, now, WLSEAL_LOG_BURST_ALL)) {
-		all_dropped++;
-		return;
-	}
-	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	if ((a && a->log_dropped) || all_dropped) {
-		wlseal_log("%s (%d lines of this client and %d of all clients not logged)",
-			   line, a ? a->log_dropped : 0, all_dropped);
-		if (a)
-			a->log_dropped = 0;
-		all_dropped = 0;
-	} else {
-		wlseal_log("%s", line);
-	}
-}
 
 static uint32_t refuse(struct wlseal_shm_verdict *v, uint32_t reason,
 		       const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -344,129 +202,6 @@ uint32_t wlseal_shm_check(const struct wlseal_shm_policy *policy, int fd,
 	return 0;
 }
 
-/* The fds no heavy client may take: a quarter, at least WLSEAL_FD_RESERVE. */
-static rlim_t fd_reserve(rlim_t limit)
-{
-	return limit / 4 > WLSEAL_FD_RESERVE ? limit / 4 : WLSEAL_FD_RESERVE;
-}
-
-/* Own budget always; the last @reserve of @limit only for light users
- * (objects.c applies the same rule to the object totals). */
-bool wlseal_shm_fair(uint64_t mine, uint64_t total, uint64_t limit,
-		     uint64_t reserve, uint64_t light)
-{
-	if (total <= limit - reserve)
-		return true;
-	return mine <= light && total <= limit;
-}
-
-uint32_t wlseal_shm_budget(struct wlseal_shm *shm,
-			   struct wlseal_shm_account *a, int fd,
-			   size_t map_len, struct wlseal_shm_verdict *v)
-{
-	struct wlseal_shm_totals *t = &shm->totals;
-	struct rlimit rl;
-
-	/* The kernel hands out the lowest free fd number, so the number
-	 * this fd arrived on tells how full the table is. */
-	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
-	    (rlim_t)fd + fd_reserve(rl.rlim_cur) >= rl.rlim_cur &&
-	    !(a->fds < LIGHT_FDS && (rlim_t)fd + FD_HARD_RESERVE < rl.rlim_cur))
-		return refuse(v, WLSEAL_SHM_POOL_REQUEST_V1_REASON_OUT_OF_RESOURCES,
-			      "compositor near its file descriptor limit (fd %d of %llu)",
-			      fd, (unsigned long long)rl.rlim_cur);
-	if (a->pools >= shm->max_pools_per_client)
-		return refuse(v, WLSEAL_SHM_POOL_REQUEST_V1_REASON_OUT_OF_RESOURCES,
-			      "too many pools (%d live, limit %d per client)",
-			      a->pools, shm->max_pools_per_client);
-	if (a->bytes + map_len > WLSEAL_CLIENT_MAX_BYTES)
-		return refuse(v, WLSEAL_SHM_POOL_REQUEST_V1_REASON_OUT_OF_RESOURCES,
-			      "too many pool bytes (%llu mapped + %zu, limit %llu per client)",
-			      (unsigned long long)a->bytes, map_len,
-			      (unsigned long long)WLSEAL_CLIENT_MAX_BYTES);
-	if (!wlseal_shm_fair((uint64_t)a->pools + 1, (uint64_t)t->pools + 1,
-			     (uint64_t)t->max_pools, (uint64_t)t->max_pools / 4,
-			     LIGHT_POOLS))
-		return refuse(v, WLSEAL_SHM_POOL_REQUEST_V1_REASON_OUT_OF_RESOURCES,
-			      "compositor near its mapping limit (%d pools of %d, this client %d)",
-			      t->pools, t->max_pools, a->pools);
-	if (!wlseal_shm_fair(a->bytes + map_len, t->bytes + map_len,
-			     t->max_bytes, t->max_bytes / 4, LIGHT_BYTES))
-		return refuse(v, WLSEAL_SHM_POOL_REQUEST_V1_REASON_OUT_OF_RESOURCES,
-			      "compositor near its pool memory limit (%llu of %llu bytes mapped, this client %llu)",
-			      (unsigned long long)t->bytes,
-			      (unsigned long long)t->max_bytes,
-			      (unsigned long long)a->bytes);
-	return 0;
-}
-
-void wlseal_shm_charge(struct wlseal_shm *shm,
-		       struct wlseal_shm_account *a, size_t map_len)
-{
-	a->refs++;
-	a->pools++;
-	a->fds++;
-	a->bytes += map_len;
-	shm->totals.pools++;
-	shm->totals.bytes += map_len;
-}
-
-void wlseal_shm_uncharge(struct wlseal_shm *shm,
-			 struct wlseal_shm_account *a, size_t map_len,
-			 bool fd_open)
-{
-	a->pools--;
-	a->bytes -= map_len;
-	if (fd_open)
-		a->fds--;
-	shm->totals.pools--;
-	shm->totals.bytes -= map_len;
-	wlseal_shm_account_unref(a);
-}
-
-bool wlseal_shm_account_gone(const struct wlseal_shm_account *a)
-{
-	return a->gone;
-}
-
-void wlseal_shm_fd_closed(struct wlseal_shm_account *a)
-{
-	a->fds--;
-}
-
-bool wlseal_shm_recharge(struct wlseal_shm *shm,
-			 struct wlseal_shm_account *a, size_t from, size_t to,
-			 struct wlseal_shm_verdict *v)
-{
-	struct wlseal_shm_totals *t = &shm->totals;
-	size_t more = to - from;
-
-	*v = (struct wlseal_shm_verdict){ .file_size = -1, .file_seals = -1 };
-	if (to <= from) {
-		a->bytes -= from - to;
-		t->bytes -= from - to;
-		return true;
-	}
-	/* The rules of a new pool, for the added bytes only: the pool
-	 * count and its fd do not change. */
-	if (a->bytes + more > WLSEAL_CLIENT_MAX_BYTES)
-		refuse(v, WLSEAL_SHM_POOL_REQUEST_V1_REASON_OUT_OF_RESOURCES,
-		       "too many pool bytes (%llu mapped + %zu, limit %llu per client)",
-		       (unsigned long long)a->bytes, more,
-		       (unsigned long long)WLSEAL_CLIENT_MAX_BYTES);
-	else if (!wlseal_shm_fair(a->bytes + more, t->bytes + more,
-				  t->max_bytes, t->max_bytes / 4, LIGHT_BYTES))
-		refuse(v, WLSEAL_SHM_POOL_REQUEST_V1_REASON_OUT_OF_RESOURCES,
-		       "compositor near its pool memory limit (%llu of %llu bytes mapped)",
-		       (unsigned long long)t->bytes,
-		       (unsigned long long)t->max_bytes);
-	if (v->reason)
-		return false;
-	a->bytes += more;
-	t->bytes += more;
-	return true;
-}
-
 void wlseal_shm_refuse(struct wl_resource *resource, uint32_t code,
 		       const char *request, const char *why)
 {
@@ -474,7 +209,7 @@ void wlseal_shm_refuse(struct wl_resource *resource, uint32_t code,
 
 	/* One log line per refusal, naming the client and the reason; the
 	 * same reason goes into the protocol error so the client sees it. */
-	wlseal_shm_log(client, "refused client pid=%d %s: %s",
+	wlseal_account_log(client, "refused client pid=%d %s: %s",
 		       (int)wlseal_client_pid(client), request, why);
 	wl_resource_post_error(resource, code, "%s", why);
 }

@@ -18,7 +18,10 @@
 #include <wayland-server-core.h>
 #include <wayland-server-protocol.h>
 
+#include "account.h"
+#include "check.h"
 #include "log.h"
+#include "pool.h"
 #include "shm.h"
 #include "wlseal-shm-policy-v1-server-protocol.h"
 #include "wlseal-policy-reason.h"
@@ -65,7 +68,7 @@ static void refused(struct wl_resource *request, struct wlseal_shm_verdict *v)
 			    (int32_t)v->file_size;
 
 	/* Logged like a core refusal, but the client stays. */
-	wlseal_shm_log(client, "refused (non-fatal) client pid=%d "
+	wlseal_account_log(client, "refused (non-fatal) client pid=%d "
 		       "wlseal_shm_policy_v1.create_pool: reason=%s %s",
 		       (int)wlseal_client_pid(client),
 		       wlseal_policy_reason_name(v->reason), v->message);

@@ -18,7 +18,10 @@
 #include <wayland-server-core.h>
 #include <wayland-server-protocol.h>
 
+#include "account.h"
+#include "check.h"
 #include "log.h"
+#include "pool.h"
 #include "seal-list.h"
 #include "shm.h"
 #include "wlseal-shm-policy-v1-server-protocol.h"
@@ -35,15 +38,15 @@ static void pool_release(struct wlseal_pool *pool)
 	if (pool->fd >= 0)
 		close(pool->fd);
 	if (pool->account)
-		wlseal_shm_uncharge(pool->shm, pool->account, pool->map_len,
-				    pool->fd >= 0);
+		wlseal_pool_uncharge(pool->account, pool->map_len,
+				     pool->fd >= 0);
 	free(pool);
 }
 
 /* A departed client's pools are released by the reaper (below). */
 static bool client_gone(const struct wlseal_pool *pool)
 {
-	return pool->account && wlseal_shm_account_gone(pool->account);
+	return pool->account && wlseal_account_gone(pool->account);
 }
 
 static void reap_later(struct wlseal_pool *pool);
@@ -119,14 +122,14 @@ static void reap_later(struct wlseal_pool *pool)
 static bool unmap_slice(struct wlseal_pool *pool)
 {
 	size_t slice = REAP_SLICE / pool->page * pool->page;
-	struct wlseal_shm_verdict v;
+	char why[160];
 
 	if (!slice || pool->map_len <= slice ||
 	    munmap((char *)pool->data + pool->map_len - slice, slice) < 0)
 		return false;
 	if (pool->account)
-		wlseal_shm_recharge(pool->shm, pool->account, pool->map_len,
-				    pool->map_len - slice, &v);
+		wlseal_pool_recharge(pool->account, pool->map_len,
+				     pool->map_len - slice, why, sizeof(why));
 	pool->map_len -= slice;
 	wlseal_debug("reaper: unmapped %zu MiB of a pool, %zu MiB left",
 		     slice >> 20, pool->map_len >> 20);
@@ -351,19 +354,19 @@ static void pool_resize(struct wl_client *client, struct wl_resource *resource,
 	}
 	new_len = ((size_t)size + pool->page - 1) / pool->page * pool->page;
 	if (new_len != pool->map_len) {
-		if (!wlseal_shm_recharge(pool->shm, pool->account, pool->map_len,
-					 new_len, &v)) {
+		if (!wlseal_pool_recharge(pool->account, pool->map_len,
+					  new_len, why, sizeof(why))) {
 			wlseal_shm_refuse(resource, WL_SHM_ERROR_INVALID_FD,
-					  "wl_shm_pool.resize", v.message);
+					  "wl_shm_pool.resize", why);
 			return;
 		}
 		data = mremap(pool->data, pool->map_len, new_len, MREMAP_MAYMOVE);
 		if (data == MAP_FAILED) {
+			/* The pool keeps its old size: give the bytes back. */
+			wlseal_pool_recharge(pool->account, new_len,
+					     pool->map_len, why, sizeof(why));
 			snprintf(why, sizeof(why), "mremap failed: %s",
 				 strerror(errno));
-			/* The pool keeps its old size: give the bytes back. */
-			wlseal_shm_recharge(pool->shm, pool->account, new_len,
-					    pool->map_len, &v);
 			wlseal_shm_refuse(resource, WL_SHM_ERROR_INVALID_FD,
 					  "wl_shm_pool.resize", why);
 			return;
@@ -401,7 +404,7 @@ static void pool_resource_destroy(struct wl_resource *resource)
 		close(pool->fd);
 		pool->fd = -1;
 		if (pool->account)
-			wlseal_shm_fd_closed(pool->account);
+			wlseal_pool_fd_closed(pool->account);
 	}
 	pool_unref(pool);
 }
@@ -465,7 +468,7 @@ struct wlseal_pool *wlseal_pool_new(struct wlseal_shm *shm,
 				    struct wl_client *client, int fd,
 				    int32_t size, struct wlseal_shm_verdict *v)
 {
-	struct wlseal_shm_account *account = wlseal_shm_account(client);
+	struct wlseal_account *account = wlseal_account_of(client);
 	struct wlseal_shm_verdict again;
 	struct wlseal_pool *pool;
 	size_t map_len;
@@ -477,8 +480,11 @@ struct wlseal_pool *wlseal_pool_new(struct wlseal_shm *shm,
 	if (wlseal_shm_check(&shm->policy, fd, size, v))
 		goto refused;
 	map_len = ((size_t)size + v->page - 1) / v->page * v->page;
-	if (wlseal_shm_budget(shm, account, fd, map_len, v))
+	if (!wlseal_pool_admit(account, fd, map_len, v->message,
+			       sizeof(v->message))) {
+		v->reason = WLSEAL_SHM_POOL_REQUEST_V1_REASON_OUT_OF_RESOURCES;
 		goto refused;
+	}
 	pool = pool_map(shm, fd, size, v);
 	if (!pool)
 		return NULL;
@@ -499,7 +505,7 @@ struct wlseal_pool *wlseal_pool_new(struct wlseal_shm *shm,
 		return NULL;
 	}
 	pool->account = account;
-	wlseal_shm_charge(shm, account, pool->map_len);
+	wlseal_pool_charge(account, pool->map_len);
 	log_accepted(client, pool, v->file_seals);
 	return pool;
 refused:

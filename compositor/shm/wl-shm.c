@@ -9,6 +9,8 @@
 #include <wayland-server-core.h>
 #include <wayland-server-protocol.h>
 
+#include "check.h"
+#include "pool.h"
 #include "shm.h"
 
 static void shm_create_pool(struct wl_client *client,
@@ -62,27 +64,8 @@ static void shm_bind(struct wl_client *client, void *data, uint32_t version,
 	wl_shm_send_format(resource, WL_SHM_FORMAT_XRGB8888);
 }
 
-/* The totals' limits (check.c, "Budgets"): vm.max_map_count less what the
- * compositor maps itself, and the memory it can afford (memory.c). */
-static void shm_totals_init(struct wlseal_shm_totals *t)
-{
-	int max_map_count = 65530;	/* the kernel's default */
-	FILE *f = fopen("/proc/sys/vm/max_map_count", "re");
-
-	if (f) {
-		if (fscanf(f, "%d", &max_map_count) != 1)
-			max_map_count = 65530;
-		fclose(f);
-	}
-	t->max_pools = max_map_count - 4096;	/* libraries, malloc, DRM */
-	if (t->max_pools < 1024)
-		t->max_pools = 1024;
-	wlseal_shm_memory_budget(t);
-}
-
 bool wlseal_shm_init(struct wlseal_shm *shm)
 {
-	shm_totals_init(&shm->totals);
 	shm->reap_efd = -1;
 	if (!wlseal_pool_reaper_init(shm))
 		return false;

@@ -78,13 +78,13 @@ static void output_bind(struct wl_client *client, void *data,
 {
 	struct wlseal_server *server = data;
 	const struct wlseal_output_info *o = &server->output;
-	struct wlseal_shm_account *account;
+	struct wlseal_account *account;
 	struct client_outputs *co = client_outputs(client);
 	struct wl_resource *r = NULL;
 
 	/* Every presented feedback walks its client's wl_outputs
-	 * (presentation.c): their number is budgeted (shm/objects.c). */
-	account = wlseal_budget_take(&server->shm, client, WLSEAL_BUDGET_OUTPUTS);
+	 * (presentation.c): their number is budgeted (account/objects.c). */
+	account = wlseal_budget_take(client, WLSEAL_BUDGET_OUTPUTS);
 	if (!account)
 		return;
 	if (!co && (co = calloc(1, sizeof(*co)))) {

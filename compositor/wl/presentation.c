@@ -19,7 +19,7 @@ struct presentation_feedback {
 	struct wlseal_feedback base;
 	struct wl_resource *resource;
 	struct wlseal_server *server;
-	struct wlseal_shm_account *account;	/* shm/objects.c */
+	struct wlseal_account *account;	/* account/objects.c */
 };
 
 static void feedback_resource_destroy(struct wl_resource *r)
@@ -51,7 +51,7 @@ static void feedback_presented(struct wlseal_feedback *base,
 
 	/* sync_output for each of the client's own wl_output objects
 	 * (output.c keeps them per client): at most
-	 * --max-outputs-per-client (shm/objects.c), whatever other clients
+	 * --max-outputs-per-client (account/objects.c), whatever other clients
 	 * bound. */
 	if (outputs)
 		wl_resource_for_each(out, outputs)
@@ -81,12 +81,12 @@ static void presentation_feedback(struct wl_client *client,
 {
 	struct wlseal_surface *s = wlseal_surface_from_resource(surface_resource);
 	struct wlseal_server *server = wl_resource_get_user_data(r);
-	struct wlseal_shm_account *account;
+	struct wlseal_account *account;
 	struct presentation_feedback *fb;
 
 	/* Alive until presented or discarded, however many a surface
-	 * asks for before it commits: budgeted (shm/objects.c). */
-	account = wlseal_budget_take(&server->shm, client, WLSEAL_BUDGET_FEEDBACKS);
+	 * asks for before it commits: budgeted (account/objects.c). */
+	account = wlseal_budget_take(client, WLSEAL_BUDGET_FEEDBACKS);
 	if (!account)
 		return;
 	fb = calloc(1, sizeof(*fb));

@@ -49,12 +49,12 @@ void wlseal_region_bound(pixman_region32_t *region)
 }
 
 /* A wl_region: its rectangles, whether collapsing made it grow, and the
- * budget it is counted in (regions per client, shm/objects.c; with at
+ * budget it is counted in (regions per client, account/objects.c; with at
  * most WLSEAL_MAX_RECTS + 1 boxes each, their memory is bounded too). */
 struct region {
 	pixman_region32_t region;
 	bool grown;
-	struct wlseal_shm_account *account;
+	struct wlseal_account *account;
 };
 
 void wlseal_region_opaque(struct wl_resource *r, pixman_region32_t *out)
@@ -136,11 +136,11 @@ static void region_resource_destroy(struct wl_resource *r)
 void wlseal_region_create(struct wlseal_server *server,
 			  struct wl_client *client, uint32_t id)
 {
-	struct wlseal_shm_account *account;
+	struct wlseal_account *account;
 	struct region *region;
 	struct wl_resource *res = NULL;
 
-	account = wlseal_budget_take(&server->shm, client,
+	account = wlseal_budget_take(client,
 				     WLSEAL_BUDGET_REGIONS);
 	if (!account)
 		return;

@@ -63,7 +63,7 @@ struct subsurface {
 	int32_t x, y;			/* pending position */
 	bool in_scene;			/* a child view of the parent's */
 	bool sync;
-	struct wlseal_shm_account *account;	/* shm/objects.c */
+	struct wlseal_account *account;	/* account/objects.c */
 };
 
 static void subsurface_role_commit(struct wlseal_surface *s);
@@ -122,7 +122,7 @@ static struct parent *parent_get(struct wlseal_surface *s)
 /* The parent's stack, as it stands, becomes the scene's. Each child
  * is placed against its neighbour towards the parent, so an unchanged
  * order moves nothing (the scene damages only what moves). O(children),
- * bounded by the client's subsurface budget (shm/objects.c). */
+ * bounded by the client's subsurface budget (account/objects.c). */
 static void apply_stack(struct parent *p)
 {
 	struct wlseal_scene *scene = &p->surface->server->scene;
@@ -155,7 +155,7 @@ static void apply_stack(struct parent *p)
 /* The parent's state was applied: now what waited for it. The walk
  * visits every child, and in a synchronized tree every descendant (at
  * most MAX_DEPTH levels of recursion): O(the client's subsurfaces),
- * which the subsurface budget bounds (shm/objects.c: at the default
+ * which the subsurface budget bounds (account/objects.c: at the default
  * 1024, about 8 us a commit; 160 us at 10,000 without it). */
 static void parent_applied(struct wl_listener *listener, void *data)
 {
@@ -198,7 +198,7 @@ static void subsurface_unlink(struct subsurface *sub)
 	if (sub->in_scene) {
 		wlseal_scene_remove_child(&sub->surface->server->scene,
 					  &sub->surface->view);
-		wlseal_repaint_schedule(sub->surface->server);
+		wlseal_scene_request_frame(&sub->surface->server->scene);
 	}
 	sub->in_scene = false;
 	wl_list_remove(&sub->link);
@@ -354,7 +354,7 @@ static const struct wl_subsurface_interface subsurface_impl = {
 
 /* How many levels of subsurfaces hang below @s (0: none). Recursion is
  * bounded: every tree was built under MAX_DEPTH; the walk visits @s's
- * tree once, at most the client's subsurface budget (shm/objects.c). */
+ * tree once, at most the client's subsurface budget (account/objects.c). */
 static int tree_height(struct wlseal_surface *s)
 {
 	struct parent *p = parent_get(s);
@@ -429,7 +429,7 @@ static void subcompositor_get_subsurface(struct wl_client *client,
 {
 	struct wlseal_surface *s = wlseal_surface_from_resource(surface_resource);
 	struct wlseal_surface *ps = wlseal_surface_from_resource(parent_resource);
-	struct wlseal_shm_account *account;
+	struct wlseal_account *account;
 	struct parent *p;
 	struct subsurface *sub;
 
@@ -437,8 +437,8 @@ static void subcompositor_get_subsurface(struct wl_client *client,
 		return;
 	/* Every commit of a parent walks its children, and of a
 	 * synchronized tree all of it: the count is budgeted
-	 * (shm/objects.c), which bounds the work of one commit. */
-	account = wlseal_budget_take(&s->server->shm, client,
+	 * (account/objects.c), which bounds the work of one commit. */
+	account = wlseal_budget_take(client,
 				     WLSEAL_BUDGET_SUBSURFACES);
 	if (!account)
 		return;

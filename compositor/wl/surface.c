@@ -142,7 +142,7 @@ static void current_buffer_destroyed(struct wl_listener *listener, void *data)
 	s->buffer = NULL;
 	if (s->view.mapped)
 		wlseal_scene_damage_view(&s->server->scene, &s->view, NULL);
-	wlseal_repaint_schedule(s->server);
+	wlseal_scene_request_frame(&s->server->scene);
 }
 
 static void surface_attach(struct wl_client *client, struct wl_resource *r,
@@ -202,13 +202,13 @@ static void surface_frame(struct wl_client *client, struct wl_resource *r,
 			  uint32_t id)
 {
 	struct wlseal_surface *s = wlseal_surface_from_resource(r);
-	struct wlseal_shm_account *account;
+	struct wlseal_account *account;
 	struct wl_resource *cb;
 
 	/* A callback lives until its frame is done, and a client may ask
-	 * for any number before it commits: budgeted (shm/objects.c),
+	 * for any number before it commits: budgeted (account/objects.c),
 	 * which also bounds frame_done's walk. */
-	account = wlseal_budget_take(&s->server->shm, client,
+	account = wlseal_budget_take(client,
 				     WLSEAL_BUDGET_CALLBACKS);
 	if (!account)
 		return;
@@ -346,6 +346,20 @@ static bool is_unit(double a, double b)
 	return (a == 0 && (b == 1 || b == -1)) || (b == 0 && (a == 1 || a == -1));
 }
 
+/* wp_viewport's bad_size or out_of_buffer, found at commit, goes to the
+ * surface's viewport (viewporter.c sets viewport_resource). */
+static void viewport_post_error(struct wlseal_surface *s, uint32_t code,
+				const char *msg)
+{
+	/* Without its viewport (destroyed, the unset not yet applied) the
+	 * surface carries the error, as wl_surface's invalid_size. */
+	if (s->viewport_resource)
+		wl_resource_post_error(s->viewport_resource, code, "%s", msg);
+	else
+		wl_resource_post_error(s->resource, WL_SURFACE_ERROR_INVALID_SIZE,
+				       "%s", msg);
+}
+
 /*
  * The surface's size and the scene's sampling transform, from the
  * committed buffer, scale, transform and viewport. Each check is one
@@ -387,7 +401,7 @@ static bool surface_geometry(struct wlseal_surface *s)
 			 wl_fixed_to_double(vp->src_x), wl_fixed_to_double(vp->src_y),
 			 wl_fixed_to_double(vp->src_w), wl_fixed_to_double(vp->src_h),
 			 lw, lh);
-		wlseal_viewport_post_error(s, WP_VIEWPORT_ERROR_OUT_OF_BUFFER, msg);
+		viewport_post_error(s, WP_VIEWPORT_ERROR_OUT_OF_BUFFER, msg);
 		return false;
 	}
 	if (vp->has_dst) {
@@ -395,7 +409,7 @@ static bool surface_geometry(struct wlseal_surface *s)
 		h = vp->dst_h;
 	} else if (vp->has_src) {
 		if (vp->src_w % 256 || vp->src_h % 256) {
-			wlseal_viewport_post_error(s, WP_VIEWPORT_ERROR_BAD_SIZE,
+			viewport_post_error(s, WP_VIEWPORT_ERROR_BAD_SIZE,
 						   "a source size that is not whole needs a destination");
 			return false;
 		}
@@ -547,7 +561,7 @@ static void surface_apply(struct wlseal_surface *s,
 	 * is found again with the frame: it needs one too. */
 	if (!wl_list_empty(&s->frame_callbacks) || s->view.mapped ||
 	    was_mapped)
-		wlseal_repaint_schedule(server);
+		wlseal_scene_request_frame(&server->scene);
 }
 
 static void surface_commit(struct wl_client *client, struct wl_resource *r)
@@ -623,7 +637,7 @@ static void surface_resource_destroy(struct wl_resource *r)
 	wl_signal_emit(&s->destroy_signal, s);
 	if (s->view.mapped)
 		wlseal_scene_unmap(&s->server->scene, &s->view);
-	wlseal_repaint_schedule(s->server);
+	wlseal_scene_request_frame(&s->server->scene);
 
 	state_finish(&s->pending);
 	state_finish(&s->cached);
@@ -673,12 +687,12 @@ static void compositor_create_surface(struct wl_client *client,
 				      struct wl_resource *r, uint32_t id)
 {
 	struct wlseal_server *server = wl_resource_get_user_data(r);
-	struct wlseal_shm_account *account;
+	struct wlseal_account *account;
 	struct wlseal_surface *s;
 
 	/* Every frame walks all surfaces (frame_start): their number per
-	 * client is budgeted (shm/objects.c). */
-	account = wlseal_budget_take(&server->shm, client,
+	 * client is budgeted (account/objects.c). */
+	account = wlseal_budget_take(client,
 				     WLSEAL_BUDGET_SURFACES);
 	if (!account)
 		return;
@@ -757,7 +771,7 @@ static void frame_start(struct wl_listener *listener, void *data)
 	struct wlseal_feedback *fb, *tmp;
 
 	/* Every surface of every client, once a frame: bounded by the
-	 * surface budget per client (shm/objects.c). */
+	 * surface budget per client (account/objects.c). */
 	wl_list_for_each(s, &server->surfaces, link) {
 		wl_list_insert_list(server->frame_callbacks.prev,
 				    &s->frame_callbacks);
@@ -791,7 +805,7 @@ static void frame_done(struct wl_listener *listener, void *data)
 				   frame->when.tv_nsec / 1000000);
 
 	/* Every callback in flight: at most --max-callbacks-per-client
-	 * per client (shm/objects.c). */
+	 * per client (account/objects.c). */
 	wl_resource_for_each_safe(cb, cbtmp, &server->frame_callbacks) {
 		wl_callback_send_done(cb, msec);
 		wl_resource_destroy(cb);

@@ -18,7 +18,7 @@
  * says no_surface), and the surface its viewport (destroying it unsets
  * source and destination with the next commit). A client making inert
  * viewports without end is bounded by the per-client object budget
- * (shm/objects.c, WLSEAL_BUDGET_OBJECTS), like every resource.
+ * (account/objects.c, WLSEAL_BUDGET_OBJECTS), like every resource.
  */
 #include <stdlib.h>
 
@@ -145,18 +145,6 @@ static void viewport_resource_destroy(struct wl_resource *r)
 
 	viewport_detach(vp);
 	free(vp);
-}
-
-void wlseal_viewport_post_error(struct wlseal_surface *s, uint32_t code,
-				const char *msg)
-{
-	/* Without its viewport (destroyed, the unset not yet applied) the
-	 * surface carries the error, as wl_surface's invalid_size. */
-	if (s->viewport_resource)
-		wl_resource_post_error(s->viewport_resource, code, "%s", msg);
-	else
-		wl_resource_post_error(s->resource, WL_SURFACE_ERROR_INVALID_SIZE,
-				       "%s", msg);
 }
 
 static void viewporter_destroy(struct wl_client *c, struct wl_resource *r)

@@ -73,7 +73,7 @@ struct wlseal_surface_state {
 struct wlseal_surface {
 	struct wl_resource *resource;
 	struct wlseal_server *server;
-	struct wlseal_shm_account *account;	/* its client's budget */
+	struct wlseal_account *account;	/* its client's budget */
 	struct wl_list link;			/* server.surfaces */
 
 	struct wlseal_surface_state pending;
@@ -133,10 +133,6 @@ void wlseal_surface_add_feedback(struct wlseal_surface *s,
 
 /* viewporter.c: wp_viewporter and wp_viewport */
 bool wlseal_viewporter_init(struct wlseal_server *server);
-/* For surface.c's commit: posts wp_viewport's bad_size or out_of_buffer
- * on the surface's viewport. */
-void wlseal_viewport_post_error(struct wlseal_surface *s, uint32_t code,
-				const char *msg);
 /* region.c */
 void wlseal_region_create(struct wlseal_server *server,
 			  struct wl_client *client, uint32_t id);

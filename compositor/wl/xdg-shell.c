@@ -20,7 +20,7 @@ static void xdg_unmap(struct wlseal_xdg_surface *xs)
 
 	if (s && s->view.mapped) {
 		wlseal_scene_unmap(&s->server->scene, &s->view);
-		wlseal_repaint_schedule(s->server);
+		wlseal_scene_request_frame(&s->server->scene);
 	}
 }
 

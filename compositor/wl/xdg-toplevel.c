@@ -155,7 +155,7 @@ static void unmap(struct wlseal_xdg_toplevel *tl)
 
 	if (s && s->view.mapped) {
 		wlseal_scene_unmap(&s->server->scene, &s->view);
-		wlseal_repaint_schedule(s->server);
+		wlseal_scene_request_frame(&s->server->scene);
 	}
 }
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test-budget - the per-client object budgets (compositor/shm/objects.c):
+ * test-budget - the per-client object budgets (compositor/account/objects.c):
  * surfaces, subsurfaces, regions, frame callbacks, presentation
  * feedbacks, wl_output binds and all objects together, per client and
  * for all clients (budget-totals); and that a collapsed wl_region never

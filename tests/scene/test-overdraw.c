@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test-overdraw - the scene's overdraw budget (scene/overdraw.c): how many
+ * test-overdraw - the scene's overdraw budget (account/overdraw.c): how many
  * of each client's views one repaint draws. Output is TAP.
  *
  * Every layer here is a full-output a8r8g8b8 view whose premultiplied

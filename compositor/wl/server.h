@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * server.h - the state of wlseal-compositor that the protocol objects
- * (wl/) and the top level (main.c, repaint.c) share.
+ * (wl/) share with the top level (main.c, repaint.c), which owns it.
  *
  * Data flows one way: client memfd -> seal policy and pool (shm/) ->
  * surface commit (wl/) -> scene (scene/) -> backend (backend/) -> screen.
  * repaint.c is the only file that sees both the scene and the backend; it
  * talks back to the protocol side only through the signals in
- * server->events. README.md in this directory has the whole rule.
+ * server->events, and the protocol side asks it for a frame through the
+ * scene (wlseal_scene_request_frame). The command line stays in main.c.
+ * ../README.md has the whole rule.
  */
 #ifndef WLSEAL_SERVER_H
 #define WLSEAL_SERVER_H
@@ -18,37 +20,12 @@
 
 #include <wayland-server-core.h>
 
+#include "account.h"
 #include "scene.h"
 #include "shm.h"
 
 struct wlseal_backend;
 struct wlseal_seat;
-
-struct wlseal_options {
-	const char *backend;	/* "drm" or "headless" */
-	const char *drm_device;
-	int width, height;	/* headless size; preferred DRM mode */
-	const char *socket;
-	enum wlseal_shm_mode shm;
-	enum wlseal_policy policy;
-	/* Policy settings from the command line, applied over the --policy
-	 * preset; --policy-file is applied last (and again on SIGHUP). */
-	struct wlseal_policy_setting policy_settings[16];
-	int n_policy_settings;
-	const char *policy_file;
-	bool verbose;
-	bool print_frames;
-	const char *screenshot;	/* PNG path */
-	uint64_t screenshot_frame; /* 0: only on SIGUSR1 */
-	int exit_after;		/* seconds, 0: never */
-	int max_pools_per_client; /* live wl_shm_pools per client */
-	uint64_t max_pool_memory;  /* --max-pool-memory, 0: derived */
-	int oom_score_adj;
-	int max_objects[WLSEAL_BUDGET_KINDS]; /* --max-*-per-client */
-	/* --input paths (input/): streams of struct input_event. */
-	const char *inputs[8];
-	int n_inputs;
-};
 
 /* What the protocol side may know of the output (from the backend). */
 struct wlseal_output_info {
@@ -76,7 +53,6 @@ enum wlseal_repaint_state {
 struct wlseal_server {
 	struct wl_display *display;
 	struct wl_event_loop *loop;
-	struct wlseal_options opts;
 	const char *socket_name;
 
 	/* Only main.c and repaint.c look inside (backend.h). */
@@ -92,6 +68,11 @@ struct wlseal_server {
 	uint64_t last_seq;
 	uint64_t last_repaint_area;
 	uint64_t last_frame_cpu_ns;	/* process CPU time at the last frame */
+	struct wl_listener frame_request;	/* scene.frame_signal */
+	/* What the command line asks of the repaint loop (main.c). */
+	bool print_frames;		/* a WLSEAL-FRAME line per frame */
+	const char *screenshot;		/* PNG path, also for SIGUSR1 */
+	uint64_t screenshot_frame;	/* 0: only on SIGUSR1 */
 	struct {
 		/* A repaint starts: what was committed goes with it. */
 		struct wl_signal frame_start;	/* data: NULL */
@@ -112,17 +93,11 @@ struct wlseal_server {
 	struct wl_listener client_created;
 	struct wl_event_source *sigusr1, *sigterm, *sigint, *sighup, *exit_timer;
 
+	/* What each client may cost, and all together (account/). */
+	struct wlseal_ledger ledger;
+
 	/* The seal policy, wl_shm and wlseal_shm_policy_v1 (shm/). */
 	struct wlseal_shm shm;
 };
-
-/* repaint.c: the repaint loop, the only meeting point of scene and backend */
-/* After the backend exists: fills server->output, starts the scene and
- * schedules the first frame (the plain background). */
-void wlseal_repaint_init(struct wlseal_server *server);
-void wlseal_repaint_schedule(struct wlseal_server *server);
-/* The scene and the backend go. */
-void wlseal_repaint_finish(struct wlseal_server *server);
-bool wlseal_screenshot(struct wlseal_server *server, const char *path);
 
 #endif

@@ -2,11 +2,11 @@
 /*
  * objects.c - the object budgets: how many protocol objects of each kind
  * one client may hold at once, kept in the same per-client account as
- * the pool budget (account.h, check.c).
+ * the pool budget (account.h, pools.c).
  *
  * Every object a client creates costs the compositor memory, and some
  * cost it work on every commit or every frame. Pools have their own
- * budget (check.c). For everything else, this is what a client can make
+ * budget (pools.c). For everything else, this is what a client can make
  * the compositor hold or do, and what bounds it (the audit of wl/,
  * shm/ and scene/; each bound is repeated in a comment at its check):
  *
@@ -39,9 +39,9 @@
  *   mime types, a toplevel keeps one title of at most a 4 KiB
  *   message) except seat devices: every key or pointer event walks the
  *   focused client's wl_keyboard or wl_pointer objects
- *   (wl/seat-client.c), so this count bounds that walk too. Otherwise their count bounds their
- *   memory: a resource and its struct, about 200 bytes, 13 MiB at the
- *   limit.
+ *   (wl/seat-client.c), so this count bounds that walk too. Otherwise
+ *   their count bounds their memory: a resource and its struct, about
+ *   200 bytes, 13 MiB at the limit.
  *
  * Per request, damage and regions are collapsed to their extents past 32
  * rectangles (region.c) and the scene's accumulated damage past 64
@@ -58,7 +58,7 @@
  * per-client limit (65536 surfaces by default), of which the last
  * quarter is kept for light clients, those holding at most 1/64 of the
  * per-client limit (at least LIGHT_MIN): the rule of the pool totals
- * (check.c, wlseal_shm_fair). However many connections misbehave within
+ * (account.c, wlseal_fair). However many connections misbehave within
  * their own budgets, they cannot push a total past its reserve, so an
  * honest client (a few surfaces, callbacks, a few hundred objects) still
  * gets its objects. A flood of light connections can fill the reserve
@@ -74,9 +74,7 @@
 #include <wayland-server-core.h>
 #include <wayland-server-protocol.h>
 
-#include "account.h"
-#include "log.h"
-#include "shm.h"
+#include "account-private.h"
 
 const struct wlseal_budget_info wlseal_budget_info[WLSEAL_BUDGET_KINDS] = {
 	[WLSEAL_BUDGET_SURFACES] = { "surfaces", "max-surfaces-per-client", 4096 },
@@ -90,12 +88,12 @@ const struct wlseal_budget_info wlseal_budget_info[WLSEAL_BUDGET_KINDS] = {
 
 /* The client is refused: log it (rate-limited) and end it with an
  * error that says which limit and how many. */
-static void budget_refuse(struct wlseal_shm_account *a,
-			  struct wl_client *client, const char *fmt, ...)
+static void budget_refuse(struct wlseal_account *a, struct wl_client *client,
+			  const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-static void budget_refuse(struct wlseal_shm_account *a,
-			  struct wl_client *client, const char *fmt, ...)
+static void budget_refuse(struct wlseal_account *a, struct wl_client *client,
+			  const char *fmt, ...)
 {
 	struct wl_resource *display = wl_client_get_object(client, 1);
 	char why[200];
@@ -104,7 +102,7 @@ static void budget_refuse(struct wlseal_shm_account *a,
 	va_start(ap, fmt);
 	vsnprintf(why, sizeof(why), fmt, ap);
 	va_end(ap);
-	wlseal_shm_log(client, "refused client pid=%d: %s", (int)a->pid, why);
+	wlseal_account_log(client, "refused client pid=%d: %s", (int)a->pid, why);
 	/* wl_client_post_no_memory() with our own message: the error is
 	 * no_memory (the compositor will not spend more on this client),
 	 * the text names the limit. Object 1 is always the wl_display. */
@@ -116,75 +114,72 @@ static void budget_refuse(struct wlseal_shm_account *a,
 }
 
 /* May @a hold one more of @kind? If not, the client is refused. */
-static bool budget_allows(struct wlseal_shm_account *a,
-			  struct wl_client *client, enum wlseal_budget kind)
+static bool budget_allows(struct wlseal_account *a, struct wl_client *client,
+			  enum wlseal_budget kind)
 {
 	const struct wlseal_budget_info *info = &wlseal_budget_info[kind];
-	const struct wlseal_shm *shm = a->shm;
-	uint64_t limit = (uint64_t)shm->max_objects[kind];
+	const struct wlseal_object_ledger *t = &a->ledger->objects;
+	int mine = a->objects.held[kind];
+	uint64_t limit = (uint64_t)t->per_client[kind];
 	uint64_t total = limit * TOTAL_FACTOR;
 	uint64_t light = limit / 64 > LIGHT_MIN ? limit / 64 : LIGHT_MIN;
 
-	if (a->objects[kind] + 1 > shm->max_objects[kind]) {
+	if (mine + 1 > t->per_client[kind]) {
 		budget_refuse(a, client, "client exceeded %d %s (--%s)",
-			      shm->max_objects[kind], info->what, info->option);
+			      t->per_client[kind], info->what, info->option);
 		return false;
 	}
-	if (!wlseal_shm_fair((uint64_t)a->objects[kind] + 1,
-			     (uint64_t)shm->object_totals[kind] + 1, total,
-			     total / 4, light)) {
+	if (!wlseal_fair((uint64_t)mine + 1, (uint64_t)t->total[kind] + 1,
+			 total, total / 4, light)) {
 		budget_refuse(a, client,
 			      "compositor near its limit of %llu %s for all clients "
 			      "(%d held, this client %d)", (unsigned long long)total,
-			      info->what, shm->object_totals[kind],
-			      a->objects[kind]);
+			      info->what, t->total[kind], mine);
 		return false;
 	}
 	return true;
 }
 
-static void budget_charge(struct wlseal_shm_account *a,
-			  enum wlseal_budget kind)
+static void budget_charge(struct wlseal_account *a, enum wlseal_budget kind)
 {
-	a->objects[kind]++;
-	a->shm->object_totals[kind]++;
-	a->refs++;	/* the object may outlive the client's destroy signal */
+	a->objects.held[kind]++;
+	a->ledger->objects.total[kind]++;
+	wlseal_account_ref(a);	/* the object may outlive the client */
 }
 
-struct wlseal_shm_account *wlseal_budget_take(struct wlseal_shm *shm,
-					      struct wl_client *client,
-					      enum wlseal_budget kind)
+struct wlseal_account *wlseal_budget_take(struct wl_client *client,
+					  enum wlseal_budget kind)
 {
-	struct wlseal_shm_account *a = wlseal_shm_account(client);
+	struct wlseal_account *a = wlseal_account_of(client);
 
 	if (!a) {
 		wl_client_post_no_memory(client);
 		return NULL;
 	}
-	a->shm = shm;	/* set by the watch already, unless it failed */
 	if (!budget_allows(a, client, kind))
 		return NULL;
 	budget_charge(a, kind);
 	return a;
 }
 
-void wlseal_budget_put(struct wlseal_shm_account *a, enum wlseal_budget kind)
+void wlseal_budget_put(struct wlseal_account *a, enum wlseal_budget kind)
 {
-	a->objects[kind]--;
-	a->shm->object_totals[kind]--;
-	wlseal_shm_account_unref(a);
+	a->objects.held[kind]--;
+	a->ledger->objects.total[kind]--;
+	wlseal_account_unref(a);
 }
 
 /* One counted resource of WLSEAL_BUDGET_OBJECTS, until it is destroyed. */
 struct counted {
 	struct wl_listener destroy;
-	struct wlseal_shm_account *account;
+	struct wlseal_account *account;
 };
 
 static void counted_destroyed(struct wl_listener *listener, void *data)
 {
 	struct counted *c = wl_container_of(listener, c, destroy);
 
+	(void)data;
 	wl_list_remove(&c->destroy.link);
 	wlseal_budget_put(c->account, WLSEAL_BUDGET_OBJECTS);
 	free(c);
@@ -198,8 +193,8 @@ static void counted_destroyed(struct wl_listener *listener, void *data)
  */
 static void resource_created(struct wl_listener *listener, void *data)
 {
-	struct wlseal_shm_account *a =
-		wl_container_of(listener, a, resource_created);
+	struct wlseal_account *a =
+		wl_container_of(listener, a, objects.resource_created);
 	struct wl_resource *resource = data;
 	struct wl_client *client = wl_resource_get_client(resource);
 	struct counted *c;
@@ -219,14 +214,15 @@ static void resource_created(struct wl_listener *listener, void *data)
 	wl_resource_add_destroy_listener(resource, &c->destroy);
 }
 
-bool wlseal_budget_watch(struct wlseal_shm *shm, struct wl_client *client)
+void wlseal_objects_watch(struct wlseal_account *a, struct wl_client *client)
 {
-	struct wlseal_shm_account *a = wlseal_shm_account(client);
+	a->objects.resource_created.notify = resource_created;
+	wl_client_add_resource_created_listener(client,
+						&a->objects.resource_created);
+}
 
-	if (!a)
-		return false;
-	a->shm = shm;
-	a->resource_created.notify = resource_created;
-	wl_client_add_resource_created_listener(client, &a->resource_created);
-	return true;
+void wlseal_objects_unwatch(struct wlseal_account *a)
+{
+	wl_list_remove(&a->objects.resource_created.link);
+	wl_list_init(&a->objects.resource_created.link);
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * memory.c - how many pool bytes the compositor can afford to map: the
- * default of the byte total of check.c's budgets (--max-pool-memory sets
+ * default of the byte total of the pool budget (pools.c) (--max-pool-memory sets
  * it instead).
  *
  * Why a mapped byte costs the compositor memory, whoever wrote it:
@@ -19,7 +19,7 @@
  * (and the cgroup the compositor runs in) can give: what is available
  * when the compositor starts. Not less: clients map far more than they
  * touch (foot maps 512 MiB pools, sometimes two at once, and draws a
- * few MiB of them), and the light clients' reserve (check.c) keeps the
+ * few MiB of them), and the light clients' reserve (pools.c) keeps the
  * last quarter for them anyway, so heavy clients together stop at three
  * quarters of it.
  *
@@ -33,7 +33,7 @@
 #include <sys/sysinfo.h>
 
 #include "log.h"
-#include "shm.h"
+#include "account.h"
 
 /* Never less than this, so that a few ordinary windows always fit. */
 #define MIN_POOL_MEMORY (64ull << 20)
@@ -113,7 +113,7 @@ static uint64_t cgroup_headroom(void)
 	return least;
 }
 
-void wlseal_shm_memory_budget(struct wlseal_shm_totals *t)
+void wlseal_pool_memory_budget(struct wlseal_pool_ledger *t)
 {
 	uint64_t avail, headroom;
 

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * account-private.h - inside a client's account, for the files of this layer
+ * only (account.h is what the other layers see).
+ */
+#ifndef WLSEAL_ACCOUNT_INTERNAL_H
+#define WLSEAL_ACCOUNT_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <wayland-server-core.h>
+
+#include "account.h"
+#include "log.h"
+
+/* What one client holds of pools (pools.c). */
+struct wlseal_pool_budget {
+	int pools;		/* pool objects: resource or buffers alive */
+	int fds;		/* pools still holding their fd */
+	uint64_t bytes;		/* mapped bytes of those pools */
+};
+
+/* What one client holds of each kind of object (objects.c). */
+struct wlseal_object_budget {
+	int held[WLSEAL_BUDGET_KINDS];
+	struct wl_listener resource_created;	/* counts every resource */
+};
+
+struct wlseal_account {
+	struct wlseal_ledger *ledger;	/* limits and totals */
+	struct wl_listener client_destroy;
+	pid_t pid;
+	bool gone;		/* the client has disconnected */
+	/* The client while connected + one per pool + one per counted
+	 * object: a pool or an object may outlive the client's destroy
+	 * signal (libwayland destroys resources after it). */
+	int refs;
+	struct wlseal_pool_budget pools;
+	struct wlseal_object_budget objects;
+	struct wlseal_log_limit log;	/* wlseal_account_log() */
+};
+
+/* account.c: one reference more, one less (the last frees it). */
+void wlseal_account_ref(struct wlseal_account *a);
+void wlseal_account_unref(struct wlseal_account *a);
+/* objects.c: counting every resource of a new client. */
+void wlseal_objects_watch(struct wlseal_account *a, struct wl_client *client);
+void wlseal_objects_unwatch(struct wlseal_account *a);
+
+#endif

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pool.h - inside shm/: pools and buffers (pool.c, buffer.c), for
+ * wl-shm.c and ext-policy.c.
+ */
+#ifndef WLSEAL_SHM_POOL_H
+#define WLSEAL_SHM_POOL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <wayland-server-core.h>
+
+#include "shm.h"
+
+struct wlseal_account;
+struct wlseal_shm_verdict;
+
+/*
+ * A pool lives as long as its wl_shm_pool resource or any buffer made
+ * from it: clients may destroy the pool right after creating buffers, and
+ * those buffers must keep reading the same mapping. Budgets (account/pools.c)
+ * count these objects, not the resources: a pool whose resource is gone
+ * still holds a mapping and its bytes.
+ */
+struct wlseal_pool {
+	struct wl_resource *resource;	/* NULL once the client destroyed it */
+	struct wlseal_shm *shm;
+	struct wlseal_account *account;	/* the creating client's budget */
+	int fd;		/* open while the resource lives (resize), then -1 */
+	void *data;	/* PROT_READ only, map_len bytes */
+	int32_t size;	/* the protocol's size; buffers stay inside it */
+	size_t map_len;	/* size rounded up to the file's page size */
+	size_t page;	/* that page size: 4 KiB, or the huge page size */
+	int refcount;
+	struct wl_list reap_link;	/* shm->reap, once released later */
+};
+
+struct wlseal_shm_buffer {
+	struct wl_resource *resource;
+	struct wlseal_pool *pool;
+	int32_t offset, width, height, stride;
+	uint32_t format;
+};
+
+/*
+ * pool.c: the one path from a client's fd to a pool, for wl_shm.create_pool
+ * (wl-shm.c) and wlseal_shm_policy_v1.create_pool (ext-policy.c): seal
+ * check, budget, map, seals again, account. Takes @fd in every case
+ * (closed on refusal). Returns the pool without a resource (the caller
+ * binds one, wlseal_pool_bind), or NULL with @verdict saying why (reason,
+ * or no_memory); the caller turns the verdict into its own answer.
+ */
+struct wlseal_pool *wlseal_pool_new(struct wlseal_shm *shm,
+				    struct wl_client *client, int fd,
+				    int32_t size,
+				    struct wlseal_shm_verdict *verdict);
+/* The pool's wl_shm_pool resource (@id 0: server-allocated); false when
+ * out of memory, and the pool is gone then. */
+bool wlseal_pool_bind(struct wlseal_pool *pool, struct wl_client *client,
+		      uint32_t id);
+struct wlseal_shm_buffer *wlseal_shm_buffer_from_resource(struct wl_resource *r);
+/* The reaper of departed clients' pools (pool.c explains it). */
+bool wlseal_pool_reaper_init(struct wlseal_shm *shm);
+
+#endif
