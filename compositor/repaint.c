@@ -112,11 +112,16 @@ static void frame_presented(struct wl_listener *listener, void *data)
 
 		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu);
 		ns = (uint64_t)cpu.tv_sec * 1000000000ull + (uint64_t)cpu.tv_nsec;
-		wlseal_debug("frame seq=%llu repainted=%llu cpu_us=%llu",
+		/* And the scene's own bookkeeping since then (hit tests,
+		 * views visited outside the repaint): tests count it. */
+		wlseal_debug("frame seq=%llu repainted=%llu cpu_us=%llu hit_tests=%llu visits=%llu",
 			     (unsigned long long)info->seq,
 			     (unsigned long long)server->last_repaint_area,
-			     (unsigned long long)((ns - server->last_frame_cpu_ns) / 1000));
+			     (unsigned long long)((ns - server->last_frame_cpu_ns) / 1000),
+			     (unsigned long long)server->scene.hit_tests,
+			     (unsigned long long)server->scene.visits);
 		server->last_frame_cpu_ns = ns;
+		server->scene.hit_tests = server->scene.visits = 0;
 	}
 	if (server->screenshot && server->screenshot_frame == info->seq)
 		wlseal_screenshot(server, server->screenshot);

@@ -27,20 +27,21 @@
  *   otherwise grow a surface's pending list without end, and frame_done
  *   walks every callback in flight.
  * - wp_presentation_feedback (feedbacks, default 4096): alive until
- *   presented or discarded; each presented one walks the wl_output
- *   resources (presentation.c, sync_output).
- * - wl_output (outputs, default 64): each bind is a resource in the
- *   list that every presented feedback of every client walks.
+ *   presented or discarded; each presented one walks its client's
+ *   wl_output resources (presentation.c, sync_output).
+ * - wl_output (outputs, default 64): each bind is a resource in its
+ *   client's list (wl/output.c), which every presented feedback of
+ *   that client walks.
  * - everything else (objects, default 65536, counted over all
  *   interfaces): wl_buffer, xdg_positioner, data sources and devices,
  *   seat devices, decorations, registries and every bind of a global.
  *   None of them costs work after its request (data sources keep no
  *   mime types, a toplevel keeps one title of at most a 4 KiB
  *   message) except seat devices: every key or pointer event walks the
- *   seat's list of wl_keyboard or wl_pointer objects (wl/seat.h), so
- *   this count bounds that walk too. Otherwise their count bounds their
- *   memory: a resource and its struct, about 200 bytes, 13 MiB at the
- *   limit.
+ *   focused client's wl_keyboard or wl_pointer objects
+ *   (wl/seat-client.c), so this count bounds that walk too. Otherwise
+ *   their count bounds their memory: a resource and its struct, about
+ *   200 bytes, 13 MiB at the limit.
  *
  * Per request, damage and regions are collapsed to their extents past 32
  * rectangles (region.c) and the scene's accumulated damage past 64

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * scene.c - where views are on the output, and drawing them with pixman.
+ * scene.c - where views are on the output: the trees of views, what
+ * they damage when they change, and which one takes input where.
+ * render.c draws them.
  *
  * Rendering is damage-tracked: the scene accumulates, in output
  * coordinates, every area that changed since the last repaint, and a
@@ -10,8 +12,7 @@
  */
 #include <stdlib.h>
 
-#include "overdraw.h"
-#include "scene.h"
+#include "scene-private.h"
 
 void wlseal_scene_init(struct wlseal_scene *scene, int width, int height)
 {
@@ -35,10 +36,65 @@ void wlseal_scene_finish(struct wlseal_scene *scene)
 void wlseal_scene_view_init(struct wlseal_scene_view *view,
 			    const struct wlseal_scene_source *source)
 {
-	*view = (struct wlseal_scene_view){ .source = source };
+	*view = (struct wlseal_scene_view){ .source = source,
+					    .box_dirty = true };
 	wl_list_init(&view->link);
 	wl_list_init(&view->below);
 	wl_list_init(&view->above);
+}
+
+/*
+ * Coordinates. A view's origin on the output is the sum of its own and
+ * its ancestors' offsets, each any int32_t a client chose
+ * (wl_subsurface.set_position), and a region a client sends reaches
+ * INT32_MAX (Mesa damages 0, 0, INT32_MAX, INT32_MAX on every swap):
+ * in int32_t that sum wraps, and pixman, whose regions are int32_t too,
+ * drops a rectangle moved past INT32_MAX. So origins are int64_t (32
+ * levels of int32_t offsets are far from its limit), and whatever is
+ * moved from view to output coordinates is first clipped, in 64 bits,
+ * to the part of the view that is on the output (scene_clip_box,
+ * scene_region_to_output): damage is never lost, never reaches past the
+ * view's own area, and no pixman coordinate leaves the output.
+ */
+
+bool scene_clip_box(const struct wlseal_scene *scene, int64_t x1, int64_t y1,
+		    int64_t x2, int64_t y2, pixman_box32_t *out)
+{
+	x1 = x1 < 0 ? 0 : x1;
+	y1 = y1 < 0 ? 0 : y1;
+	x2 = x2 > scene->width ? scene->width : x2;
+	y2 = y2 > scene->height ? scene->height : y2;
+	if (x1 >= x2 || y1 >= y2)
+		return false;
+	*out = (pixman_box32_t){ (int32_t)x1, (int32_t)y1, (int32_t)x2,
+				 (int32_t)y2 };
+	return true;
+}
+
+/* Clipped before it is moved: the clipped box is within 0..@w x 0..@h
+ * of the view, and (@x, @y) of a view that is partly on the output lies
+ * within (-@w, -@h)..the output's size, so the move cannot overflow. */
+void scene_region_to_output(const struct wlseal_scene *scene,
+			    const pixman_region32_t *region, int64_t x,
+			    int64_t y, int32_t w, int32_t h,
+			    pixman_region32_t *out)
+{
+	pixman_box32_t b;
+
+	if (!scene_clip_box(scene, x, y, x + w, y + h, &b)) {
+		pixman_region32_clear(out);
+		return;
+	}
+	if (region) {
+		pixman_region32_intersect_rect(out,
+					       (pixman_region32_t *)region,
+					       (int)(b.x1 - x), (int)(b.y1 - y),
+					       (unsigned)(b.x2 - b.x1),
+					       (unsigned)(b.y2 - b.y1));
+		pixman_region32_translate(out, (int)x, (int)y);
+	} else {
+		pixman_region32_reset(out, &b);
+	}
 }
 
 /*
@@ -48,11 +104,6 @@ void wlseal_scene_view_init(struct wlseal_scene_view *view,
  * no recursion), skips hidden views with everything stacked on them, and
  * keeps the output origin of the current view as it goes.
  */
-struct walk {
-	const struct wlseal_scene_view *root;
-	struct wlseal_scene_view *v;
-	int32_t x, y;			/* v's origin, output coordinates */
-};
 
 /* The first mapped view after @from in the stack @head. */
 static struct wlseal_scene_view *next_mapped(struct wl_list *from,
@@ -69,7 +120,7 @@ static struct wlseal_scene_view *next_mapped(struct wl_list *from,
 	return NULL;
 }
 
-static void walk_enter(struct walk *w, struct wlseal_scene_view *child)
+static void walk_enter(struct scene_walk *w, struct wlseal_scene_view *child)
 {
 	struct wlseal_scene_view *c;
 
@@ -81,15 +132,14 @@ static void walk_enter(struct walk *w, struct wlseal_scene_view *child)
 	}
 }
 
-/* @root is mapped; (@x, @y) is its parent's origin (0, 0: top-level). */
-static void walk_begin(struct walk *w, struct wlseal_scene_view *root,
-		       int32_t x, int32_t y)
+void scene_walk_begin(struct scene_walk *w, struct wlseal_scene_view *root,
+		      int64_t x, int64_t y)
 {
-	*w = (struct walk){ .root = root, .x = x, .y = y };
+	*w = (struct scene_walk){ .root = root, .x = x, .y = y };
 	walk_enter(w, root);
 }
 
-static bool walk_next(struct walk *w)
+bool scene_walk_next(struct scene_walk *w)
 {
 	struct wlseal_scene_view *v = w->v, *c;
 
@@ -119,6 +169,216 @@ static bool walk_next(struct walk *w)
 	return false;
 }
 
+bool wlseal_scene_has_damage(struct wlseal_scene *scene)
+{
+	return pixman_region32_not_empty(&scene->damage);
+}
+
+bool wlseal_scene_view_visible(const struct wlseal_scene_view *v)
+{
+	for (; v; v = v->parent)
+		if (!v->mapped)
+			return false;
+	return true;
+}
+
+void wlseal_scene_view_origin(const struct wlseal_scene_view *v, int64_t *x,
+			      int64_t *y)
+{
+	*x = *y = 0;
+	for (; v; v = v->parent) {
+		*x += v->x;
+		*y += v->y;
+	}
+}
+
+/* The scene's damage stays within SCENE_MAX_RECTS (scene-private.h). */
+static void bound(pixman_region32_t *region)
+{
+	pixman_box32_t extents;
+
+	if (pixman_region32_n_rects(region) <= SCENE_MAX_RECTS)
+		return;
+	extents = *pixman_region32_extents(region);
+	pixman_region32_reset(region, &extents);
+}
+
+/* @damage (view coordinates, NULL: all of it) of a visible view whose
+ * origin is at (@x, @y): only what lies inside the view counts (a view
+ * that shrinks damages its old size first, wlseal_scene_set_size). */
+static void damage_at(struct wlseal_scene *scene, struct wlseal_scene_view *v,
+		      int64_t x, int64_t y, const pixman_region32_t *damage)
+{
+	pixman_region32_t d;
+
+	pixman_region32_init(&d);
+	scene_region_to_output(scene, damage, x, y, v->width, v->height, &d);
+	pixman_region32_union(&scene->damage, &scene->damage, &d);
+	bound(&scene->damage);
+	pixman_region32_fini(&d);
+}
+
+void wlseal_scene_damage_view(struct wlseal_scene *scene,
+			      struct wlseal_scene_view *v,
+			      const pixman_region32_t *damage)
+{
+	int64_t x, y;
+
+	if (!wlseal_scene_view_visible(v))
+		return;
+	wlseal_scene_view_origin(v, &x, &y);
+	damage_at(scene, v, x, y, damage);
+}
+
+/*
+ * Subtree boxes. A change to a view with everything stacked on it (a
+ * map, an unmap, a move, a restack) must damage all that its subtree
+ * covers. A walk of the subtree, a rectangle a view, made moving a
+ * subsurface that holds 1022 others cost 1023 region unions a commit
+ * (gaps of 125-281 ms for other clients). Instead every view keeps the
+ * box of its subtree: what it and its mapped descendants can cover, in
+ * its own coordinates, so that moving the view leaves it as it is. Such
+ * a change damages that box, at the old and at the new place: two
+ * rectangles, whatever the subtree holds.
+ *
+ * Boxes are kept lazily. What can change a box (a view's size; a child
+ * mapped, unmapped, moved or removed) marks it dirty, and its ancestors'
+ * up to the first that is dirty already or not counted by its parent
+ * (box_invalidate): O(depth), at most 32 levels (wl/subcompositor.c).
+ * Stopping there is right by this rule: a mapped view with a dirty box
+ * has a parent with a dirty box. subtree_box finds a dirty box again
+ * from its children's, descending only into dirty ones, so its cost is
+ * the children of the views that changed, never the clean rest of the
+ * subtree; a restack changes no box at all.
+ */
+
+static bool box_empty(const struct wlseal_scene_box *b)
+{
+	return b->x1 >= b->x2 || b->y1 >= b->y2;
+}
+
+/* @b grows to hold @c moved by (@dx, @dy). */
+static void box_add(struct wlseal_scene_box *b, const struct wlseal_scene_box *c,
+		    int64_t dx, int64_t dy)
+{
+	struct wlseal_scene_box m = { c->x1 + dx, c->y1 + dy, c->x2 + dx,
+				      c->y2 + dy };
+
+	if (box_empty(&m))
+		return;
+	if (box_empty(b)) {
+		*b = m;
+		return;
+	}
+	b->x1 = m.x1 < b->x1 ? m.x1 : b->x1;
+	b->y1 = m.y1 < b->y1 ? m.y1 : b->y1;
+	b->x2 = m.x2 > b->x2 ? m.x2 : b->x2;
+	b->y2 = m.y2 > b->y2 ? m.y2 : b->y2;
+}
+
+/* @v's box may have changed: mark it, and its ancestors' as the rule
+ * above needs. */
+static void box_invalidate(struct wlseal_scene_view *v)
+{
+	for (; v && !v->box_dirty; v = v->parent) {
+		v->box_dirty = true;
+		if (!v->mapped)
+			break;	/* its parent does not count it */
+	}
+}
+
+/* The first mapped child of @p with a dirty box after @after (NULL:
+ * from the bottom of the below stack), below stack first. */
+static struct wlseal_scene_view *dirty_child(struct wlseal_scene *scene,
+					     struct wlseal_scene_view *p,
+					     struct wlseal_scene_view *after)
+{
+	struct wl_list *head = after ? after->stack : &p->below;
+	struct wl_list *l = after ? after->link.next : head->next;
+
+	for (;;) {
+		for (; l != head; l = l->next) {
+			struct wlseal_scene_view *c = wl_container_of(l, c, link);
+
+			scene->visits++;
+			if (c->mapped && c->box_dirty)
+				return c;
+		}
+		if (head == &p->above)
+			return NULL;
+		head = &p->above;
+		l = head->next;
+	}
+}
+
+/* @v's box from its size and its mapped children's boxes (all clean). */
+static void box_compute(struct wlseal_scene *scene, struct wlseal_scene_view *v)
+{
+	struct wlseal_scene_box b = { 0, 0, v->width, v->height };
+	struct wl_list *stacks[2] = { &v->below, &v->above };
+	struct wlseal_scene_view *c;
+
+	for (int i = 0; i < 2; i++)
+		wl_list_for_each(c, stacks[i], link) {
+			scene->visits++;
+			if (c->mapped)
+				box_add(&b, &c->box, c->x, c->y);
+		}
+	v->box = b;
+	v->box_dirty = false;
+}
+
+/* @v's subtree box, found again if dirty: a post-order walk of the
+ * dirty part without recursion (a client chooses how deep it nests).
+ * Down to a view whose mapped children are all clean, compute it, then
+ * on to its next dirty sibling (and down again) or up to its parent;
+ * each dirty view's children are scanned once, and once summed. */
+static const struct wlseal_scene_box *subtree_box(struct wlseal_scene *scene,
+						  struct wlseal_scene_view *v)
+{
+	struct wlseal_scene_view *cur = v, *c;
+
+	while (v->box_dirty) {
+		while ((c = dirty_child(scene, cur, NULL)))
+			cur = c;
+		for (;;) {
+			box_compute(scene, cur);
+			if (cur == v)
+				break;
+			c = dirty_child(scene, cur->parent, cur);
+			if (c) {
+				cur = c;
+				break;
+			}
+			cur = cur->parent;
+		}
+	}
+	return &v->box;
+}
+
+/* All that @v's subtree can cover, if @v shows: its box at its origin.
+ * O(depth) and the upkeep of the boxes that changed, never a walk of
+ * the subtree. */
+static void damage_subtree(struct wlseal_scene *scene,
+			   struct wlseal_scene_view *v)
+{
+	const struct wlseal_scene_box *b;
+	pixman_box32_t out;
+	int64_t x, y;
+
+	if (!wlseal_scene_view_visible(v))
+		return;
+	b = subtree_box(scene, v);
+	wlseal_scene_view_origin(v, &x, &y);
+	if (!scene_clip_box(scene, x + b->x1, y + b->y1, x + b->x2, y + b->y2,
+			    &out))
+		return;
+	pixman_region32_union_rect(&scene->damage, &scene->damage, out.x1,
+				   out.y1, (unsigned)(out.x2 - out.x1),
+				   (unsigned)(out.y2 - out.y1));
+	bound(&scene->damage);
+}
+
 /* Input goes where the view would draw: inside its size, and inside
  * its input region. */
 static bool takes_input(const struct wlseal_scene_view *v, double x, double y)
@@ -135,18 +395,28 @@ struct wlseal_scene_view *wlseal_scene_view_at(struct wlseal_scene *scene,
 {
 	struct wlseal_scene_view *top, *found = NULL;
 
-	/* Bottom first, so the last view that matches is on top. */
+	/* Bottom first, so the last view that matches is on top. A tree
+	 * whose box misses the point is passed over whole. */
+	scene->hit_tests++;
 	wl_list_for_each(top, &scene->views, link) {
-		struct walk w;
+		const struct wlseal_scene_box *b = subtree_box(scene, top);
+		struct scene_walk w;
 
-		walk_begin(&w, top, 0, 0);
+		scene->visits++;
+		if (x < (double)(top->x + b->x1) || x >= (double)(top->x + b->x2) ||
+		    y < (double)(top->y + b->y1) || y >= (double)(top->y + b->y2))
+			continue;
+		scene_walk_begin(&w, top, 0, 0);
 		do {
-			if (takes_input(w.v, x - w.x, y - w.y)) {
+			double vx = x - (double)w.x, vy = y - (double)w.y;
+
+			scene->visits++;
+			if (takes_input(w.v, vx, vy)) {
 				found = w.v;
-				*sx = x - w.x;
-				*sy = y - w.y;
+				*sx = vx;
+				*sy = vy;
 			}
-		} while (walk_next(&w));
+		} while (scene_walk_next(&w));
 	}
 	return found;
 }
@@ -156,111 +426,15 @@ void wlseal_scene_request_frame(struct wlseal_scene *scene)
 	wl_signal_emit(&scene->frame_signal, NULL);
 }
 
-bool wlseal_scene_has_damage(struct wlseal_scene *scene)
-{
-	return pixman_region32_not_empty(&scene->damage);
-}
-
-bool wlseal_scene_view_visible(const struct wlseal_scene_view *v)
-{
-	for (; v; v = v->parent)
-		if (!v->mapped)
-			return false;
-	return true;
-}
-
-/* Where @v's origin is on the output. */
-static void view_origin(const struct wlseal_scene_view *v, int32_t *x,
-			int32_t *y)
-{
-	*x = *y = 0;
-	for (; v; v = v->parent) {
-		*x += v->x;
-		*y += v->y;
-	}
-}
-
-/*
- * The scene's damage gathers every view's: each view's is bounded
- * (wl/region.c collapses a surface's past 32 rectangles), but many views,
- * or many commits before one repaint, would add up, and every union
- * costs time in proportion to what the region holds: quadratic in the
- * count of views damaged between two repaints. Past MAX_DAMAGE_RECTS the
- * damage collapses to its extents: more pixels repainted, never fewer,
- * and never more than the output. The same bound keeps the repaint's
- * opaque cover small (find_visible).
- */
-#define MAX_DAMAGE_RECTS 64
-
-static void bound(pixman_region32_t *region)
-{
-	pixman_box32_t extents;
-
-	if (pixman_region32_n_rects(region) <= MAX_DAMAGE_RECTS)
-		return;
-	extents = *pixman_region32_extents(region);
-	pixman_region32_reset(region, &extents);
-}
-
-/* @damage (view coordinates, NULL: all of it) of a visible view whose
- * origin is at (@x, @y). */
-static void damage_at(struct wlseal_scene *scene, struct wlseal_scene_view *v,
-		      int32_t x, int32_t y, pixman_region32_t *damage)
-{
-	pixman_region32_t d;
-
-	pixman_region32_init_rect(&d, 0, 0, v->width, v->height);
-	if (damage) {
-		/* Damage outside the view is meaningless; a view
-		 * that shrank passes its old outline here explicitly. */
-		if (damage->extents.x2 > v->width ||
-		    damage->extents.y2 > v->height)
-			pixman_region32_copy(&d, damage);
-		else
-			pixman_region32_intersect(&d, &d, damage);
-	}
-	pixman_region32_translate(&d, x, y);
-	pixman_region32_intersect_rect(&d, &d, 0, 0, scene->width,
-				       scene->height);
-	pixman_region32_union(&scene->damage, &scene->damage, &d);
-	bound(&scene->damage);
-	pixman_region32_fini(&d);
-}
-
-void wlseal_scene_damage_view(struct wlseal_scene *scene,
-			      struct wlseal_scene_view *v,
-			      pixman_region32_t *damage)
-{
-	int32_t x, y;
-
-	if (!wlseal_scene_view_visible(v))
-		return;
-	view_origin(v, &x, &y);
-	damage_at(scene, v, x, y, damage);
-}
-
-/* All of @v and of what is stacked on it, if it shows. */
-static void damage_tree(struct wlseal_scene *scene, struct wlseal_scene_view *v)
-{
-	struct walk w;
-	int32_t x, y;
-
-	if (!wlseal_scene_view_visible(v))
-		return;
-	view_origin(v->parent, &x, &y);
-	walk_begin(&w, v, x, y);
-	do
-		damage_at(scene, w.v, w.x, w.y, NULL);
-	while (walk_next(&w));
-}
-
 void wlseal_scene_map(struct wlseal_scene *scene, struct wlseal_scene_view *v)
 {
 	unsigned int slot;
 
+	scene->layout++;
 	if (v->parent) {
 		v->mapped = true;
-		damage_tree(scene, v);
+		box_invalidate(v->parent);
+		damage_subtree(scene, v);
 		wl_signal_emit(&scene->map_signal, v);
 		return;
 	}
@@ -272,15 +446,17 @@ void wlseal_scene_map(struct wlseal_scene *scene, struct wlseal_scene_view *v)
 	v->mapped = true;
 	v->stack = &scene->views;
 	wl_list_insert(scene->views.prev, &v->link);	/* on top */
-	damage_tree(scene, v);
+	damage_subtree(scene, v);
 	wl_signal_emit(&scene->map_signal, v);
 }
 
 void wlseal_scene_unmap(struct wlseal_scene *scene,
 			struct wlseal_scene_view *v)
 {
-	damage_tree(scene, v);
+	damage_subtree(scene, v);
+	scene->layout++;
 	v->mapped = false;
+	box_invalidate(v->parent);
 	if (!v->parent) {
 		wl_list_remove(&v->link);
 		wl_list_init(&v->link);
@@ -293,6 +469,7 @@ void wlseal_scene_add_child(struct wlseal_scene *scene,
 			    struct wlseal_scene_view *parent,
 			    struct wlseal_scene_view *child)
 {
+	/* Hidden: no box counts it yet. */
 	child->parent = parent;
 	child->mapped = false;
 	child->stack = &parent->above;
@@ -302,7 +479,10 @@ void wlseal_scene_add_child(struct wlseal_scene *scene,
 void wlseal_scene_remove_child(struct wlseal_scene *scene,
 			       struct wlseal_scene_view *child)
 {
-	damage_tree(scene, child);
+	damage_subtree(scene, child);
+	scene->layout++;
+	if (child->mapped)
+		box_invalidate(child->parent);
 	wl_list_remove(&child->link);
 	wl_list_init(&child->link);
 	child->stack = NULL;
@@ -328,11 +508,13 @@ void wlseal_scene_place(struct wlseal_scene *scene,
 	}
 	if (after == &child->link || child->link.prev == after)
 		return;		/* already there */
-	damage_tree(scene, child);
+	/* It covers the same pixels, in another order: one box to
+	 * damage, and none changes. */
+	scene->layout++;
+	damage_subtree(scene, child);
 	wl_list_remove(&child->link);
 	wl_list_insert(after, &child->link);
 	child->stack = stack;
-	damage_tree(scene, child);
 }
 
 void wlseal_scene_move(struct wlseal_scene *scene,
@@ -340,361 +522,36 @@ void wlseal_scene_move(struct wlseal_scene *scene,
 {
 	if (v->x == x && v->y == y)
 		return;
-	damage_tree(scene, v);
+	scene->layout++;
+	damage_subtree(scene, v);
 	v->x = x;
 	v->y = y;
-	damage_tree(scene, v);
+	/* Its own box is in its own coordinates: only the parent's (and
+	 * up) can change. */
+	if (v->mapped)
+		box_invalidate(v->parent);
+	damage_subtree(scene, v);
 }
 
-/* The view's image as the view shows it: sampled through its transform
- * (scene.h), so that the composite covers the view's size. */
-static void view_image_setup(const struct wlseal_scene_view *v,
-			     pixman_image_t *image)
+void wlseal_scene_set_size(struct wlseal_scene *scene,
+			   struct wlseal_scene_view *v, int32_t width,
+			   int32_t height)
 {
-	if (!v->transform)
+	if (v->width == width && v->height == height)
 		return;
-	pixman_image_set_transform(image, v->transform);
-	pixman_image_set_filter(image, v->filter, NULL, 0);
-	pixman_image_set_repeat(image, PIXMAN_REPEAT_PAD);
+	scene->layout++;
+	/* The old area and the new: whatever the view showed or will. */
+	wlseal_scene_damage_view(scene, v, NULL);
+	v->width = width;
+	v->height = height;
+	box_invalidate(v);
+	wlseal_scene_damage_view(scene, v, NULL);
 }
 
-/* What the view covers: its size (a transformed image may be larger or
- * smaller), and no more than the image itself when it is not. */
-static void view_extent(const struct wlseal_scene_view *v,
-			pixman_image_t *image, int *w, int *h)
+void wlseal_scene_set_input(struct wlseal_scene *scene,
+			    struct wlseal_scene_view *v,
+			    const pixman_region32_t *input)
 {
-	*w = v->width;
-	*h = v->height;
-	if (!v->transform) {
-		if (pixman_image_get_width(image) < *w)
-			*w = pixman_image_get_width(image);
-		if (pixman_image_get_height(image) < *h)
-			*h = pixman_image_get_height(image);
-	}
-}
-
-/* One view's part in a repaint, found top-down, drawn bottom-up. */
-struct draw {
-	struct wlseal_scene_view *view;
-	int32_t x, y;			/* its origin on the output */
-	int w, h;			/* what it covers (view_extent) */
-	bool shown;			/* the rest is set only then */
-	pixman_image_t *image;		/* from view->source->begin() */
-	pixman_region32_t clip;		/* what of the repaint it shows */
-	pixman_region32_t opaque;	/* the part of clip it covers alone */
-	uint64_t blend;			/* pixels it blends (clip - opaque) */
-	bool no_blend;			/* over budget: opaque part only */
-};
-
-/* Visits every view that can show, bottom first, with its origin; returns
- * how many (@d, if not NULL, receives up to @max of them). */
-static int flatten(struct wlseal_scene *scene, struct draw *d, int max)
-{
-	struct wlseal_scene_view *top;
-	int n = 0;
-
-	wl_list_for_each(top, &scene->views, link) {
-		struct walk w;
-
-		walk_begin(&w, top, 0, 0);
-		do {
-			if (d && n < max)
-				d[n] = (struct draw){ .view = w.v, .x = w.x,
-						      .y = w.y };
-			n++;
-		} while (walk_next(&w));
-	}
-	return n;
-}
-
-static uint64_t region_area(pixman_region32_t *region)
-{
-	pixman_box32_t *boxes;
-	uint64_t area = 0;
-	int n;
-
-	boxes = pixman_region32_rectangles(region, &n);
-	for (int i = 0; i < n; i++)
-		area += (uint64_t)(boxes[i].x2 - boxes[i].x1) *
-			(uint64_t)(boxes[i].y2 - boxes[i].y1);
-	return area;
-}
-
-/*
- * The frame's overdraw budget (overdraw.c): only blending is budgeted.
- * An opaque pixel is written once a frame whoever covers it, so the
- * opaque parts of all views cost at most one output's area together;
- * they are always drawn, and so what covers what is the same whatever
- * the budget decides. Past its owner's allocation a view draws its
- * opaque part only, and is not drawn at all when it has none. Decided
- * top-down: the views a client loses are its lowest.
- */
-static void apply_overdraw(struct wlseal_scene *scene, struct draw *d, int n)
-{
-	size_t slots = n > 0 ? (size_t)n : 1;
-	const void **keys = malloc(sizeof(*keys) * slots);
-	uint64_t *blend = malloc(sizeof(*blend) * slots);
-	int *owner_of = malloc(sizeof(*owner_of) * slots);
-	struct overdraw od;
-
-	if (keys && blend && owner_of) {
-		for (int i = 0; i < n; i++) {
-			keys[i] = d[i].view->owner;
-			blend[i] = d[i].shown ? d[i].blend : 0;
-		}
-		if (overdraw_plan(&od, keys, blend, n,
-				  (uint64_t)scene->width *
-				  (uint64_t)scene->height, owner_of)) {
-			for (int i = n - 1; i >= 0; i--) {
-				if (!d[i].shown ||
-				    overdraw_take(&od, owner_of[i], blend[i]))
-					continue;
-				d[i].no_blend = true;
-				if (pixman_region32_not_empty(&d[i].opaque))
-					continue;
-				d[i].shown = false;
-				pixman_region32_fini(&d[i].clip);
-				pixman_region32_fini(&d[i].opaque);
-				pixman_image_unref(d[i].image);
-				d[i].view->source->end(d[i].view);
-			}
-			overdraw_finish(&od);
-		}
-	}
-	/* Without memory for the plan nothing is limited this frame. */
-	free(keys);
-	free(blend);
-	free(owner_of);
-}
-
-/* Marks in @d (bottom first) the views that show in @region, deciding
- * top-down, and fills @covered with what opaque views cover. */
-static void find_visible(pixman_region32_t *region, struct draw *d, int n,
-			 pixman_region32_t *covered)
-{
-	int i;
-
-	for (i = n - 1; i >= 0; i--) {
-		struct wlseal_scene_view *v = d[i].view;
-		int32_t x = d[i].x, y = d[i].y;
-		pixman_box32_t box;
-		pixman_image_t *image;
-		int w, h;
-
-		/* A view outside the repaint costs no more than this test,
-		 * so a frame's work follows its damage, not the view count. */
-		box = (pixman_box32_t){ x, y, x + v->width, y + v->height };
-		if (pixman_region32_contains_rectangle(region, &box) ==
-		    PIXMAN_REGION_OUT)
-			continue;
-		image = v->source->begin(v);
-		if (!image)
-			continue;
-		view_image_setup(v, image);
-		view_extent(v, image, &w, &h);
-		d[i].w = w;
-		d[i].h = h;
-		d[i].image = image;
-		pixman_region32_init_rect(&d[i].clip, x, y, w, h);
-		pixman_region32_intersect(&d[i].clip, &d[i].clip, region);
-		/* Under an opaque pixel of a view above, nothing shows. */
-		pixman_region32_subtract(&d[i].clip, &d[i].clip, covered);
-		if (!pixman_region32_not_empty(&d[i].clip)) {
-			pixman_region32_fini(&d[i].clip);
-			pixman_image_unref(image);
-			v->source->end(v);
-			continue;
-		}
-		/* x8r8g8b8 has no alpha: opaque by definition. Elsewhere the
-		 * client's opaque region says so. */
-		if (pixman_image_get_format(image) == PIXMAN_x8r8g8b8) {
-			pixman_region32_init(&d[i].opaque);
-			pixman_region32_copy(&d[i].opaque, &d[i].clip);
-		} else if (v->opaque && pixman_region32_not_empty(v->opaque)) {
-			pixman_region32_init(&d[i].opaque);
-			pixman_region32_copy(&d[i].opaque, v->opaque);
-			pixman_region32_translate(&d[i].opaque, x, y);
-			pixman_region32_intersect(&d[i].opaque, &d[i].opaque,
-						  &d[i].clip);
-		} else {
-			pixman_region32_init(&d[i].opaque);
-		}
-		/* The cover only saves drawing: past MAX_DAMAGE_RECTS it
-		 * stops growing (it must never grow beyond what is opaque,
-		 * so it is not collapsed), and every subtract above stays
-		 * bounded however many opaque views there are. */
-		if (pixman_region32_n_rects(covered) <= MAX_DAMAGE_RECTS)
-			pixman_region32_union(covered, covered, &d[i].opaque);
-		d[i].blend = region_area(&d[i].clip) -
-			     region_area(&d[i].opaque);
-		d[i].shown = true;
-	}
-}
-
-static void composite_clipped(pixman_op_t op, pixman_image_t *src,
-			      pixman_image_t *target, pixman_region32_t *clip,
-			      int32_t x, int32_t y, int w, int h)
-{
-	if (!pixman_region32_not_empty(clip))
-		return;
-	pixman_image_set_clip_region32(target, clip);
-	pixman_image_composite32(op, src, NULL, target, 0, 0, 0, 0, x, y,
-				 w, h);
-}
-
-/*
- * Draws one view: SRC where it is opaque (nothing below shows through,
- * and nothing below was drawn there: those pixels are written once),
- * OVER elsewhere, onto what the views below left. Where the opaque
- * region covers pixels of an a8r8g8b8 buffer, their alpha is ignored, as
- * the client declared: the same pixels are read as x8r8g8b8.
- */
-static void draw_view(struct draw *d, pixman_image_t *target)
-{
-	pixman_region32_t rest;
-
-	if (pixman_region32_not_empty(&d->opaque)) {
-		pixman_image_t *opaque = d->image;
-
-		if (pixman_image_get_format(d->image) != PIXMAN_x8r8g8b8)
-			opaque = pixman_image_create_bits_no_clear(
-				PIXMAN_x8r8g8b8,
-				pixman_image_get_width(d->image),
-				pixman_image_get_height(d->image),
-				pixman_image_get_data(d->image),
-				pixman_image_get_stride(d->image));
-		if (opaque) {
-			if (opaque != d->image)
-				view_image_setup(d->view, opaque);
-			composite_clipped(PIXMAN_OP_SRC, opaque, target,
-					  &d->opaque, d->x, d->y, d->w, d->h);
-			if (opaque != d->image)
-				pixman_image_unref(opaque);
-		} else {
-			/* No memory for the wrapper: blend, as if the
-			 * region were not there (same pixels when honest),
-			 * over budget or not: what it covers must be drawn. */
-			pixman_region32_clear(&d->opaque);
-			d->no_blend = false;
-		}
-	}
-	if (d->no_blend)
-		return;
-	pixman_region32_init(&rest);
-	pixman_region32_subtract(&rest, &d->clip, &d->opaque);
-	composite_clipped(PIXMAN_OP_OVER, d->image, target, &rest, d->x, d->y,
-			  d->w, d->h);
-	pixman_region32_fini(&rest);
-}
-
-/* The fallback without per-view state: background, then every view
- * over it, all clipped to @region. */
-static void render_plain(struct wlseal_scene *scene, pixman_image_t *target,
-			 pixman_region32_t *region, const pixman_color_t *bg)
-{
-	struct wlseal_scene_view *top;
-	pixman_box32_t *boxes;
-	int n;
-
-	boxes = pixman_region32_rectangles(region, &n);
-	pixman_image_fill_boxes(PIXMAN_OP_SRC, target, bg, n, boxes);
-	wl_list_for_each(top, &scene->views, link) {
-		struct walk w;
-
-		walk_begin(&w, top, 0, 0);
-		do {
-			struct wlseal_scene_view *v = w.v;
-			pixman_image_t *image = v->source->begin(v);
-			int vw, vh;
-
-			if (!image)
-				continue;
-			view_image_setup(v, image);
-			view_extent(v, image, &vw, &vh);
-			composite_clipped(PIXMAN_OP_OVER, image, target, region,
-					  w.x, w.y, vw, vh);
-			pixman_image_unref(image);
-			v->source->end(v);
-		} while (walk_next(&w));
-	}
-	pixman_image_set_clip_region32(target, NULL);
-}
-
-uint64_t wlseal_scene_render(struct wlseal_scene *scene,
-			     pixman_image_t *target, int age,
-			     pixman_region32_t *drawn)
-{
-	static const pixman_color_t bg = {
-		.red = ((WLSEAL_BACKGROUND >> 16) & 0xff) * 0x101,
-		.green = ((WLSEAL_BACKGROUND >> 8) & 0xff) * 0x101,
-		.blue = (WLSEAL_BACKGROUND & 0xff) * 0x101,
-		.alpha = 0xffff,
-	};
-	struct draw stack_draws[32], *draws = stack_draws;
-	pixman_region32_t region, covered, background;
-	pixman_box32_t *boxes;
-	uint64_t area;
-	int i, nviews;
-
-	/*
-	 * What to redraw depends on how stale the target is: a single
-	 * buffer (age 1) missed only the new damage; the back buffer of a
-	 * double-buffered output (age 2) also missed what the previous
-	 * frame drew into the other buffer; unknown content (age 0) is
-	 * redrawn entirely.
-	 */
-	pixman_region32_init(&region);
-	pixman_region32_copy(&region, &scene->damage);
-	if (age == 2)
-		pixman_region32_union(&region, &region, &scene->prev_damage);
-	else if (age != 1)
-		pixman_region32_union_rect(&region, &region, 0, 0,
-					   scene->width, scene->height);
-
-	/* Which views show where, top-down; then the background only
-	 * where no opaque view covers it, then the views bottom-up, each
-	 * clipped to what it shows: the cost follows damage, and a pixel
-	 * under an opaque view is written once. */
-	nviews = flatten(scene, NULL, 0);
-	if (nviews > (int)(sizeof(stack_draws) / sizeof(stack_draws[0])))
-		draws = calloc((size_t)nviews, sizeof(*draws));
-	if (!draws) {
-		/* No memory for the bookkeeping: draw everything in the
-		 * region bottom-up, which needs none (same pixels). */
-		render_plain(scene, target, &region, &bg);
-		goto done;
-	}
-	flatten(scene, draws, nviews);
-	pixman_region32_init(&covered);
-	find_visible(&region, draws, nviews, &covered);
-	apply_overdraw(scene, draws, nviews);
-
-	pixman_region32_init(&background);
-	pixman_region32_subtract(&background, &region, &covered);
-	boxes = pixman_region32_rectangles(&background, &i);
-	pixman_image_fill_boxes(PIXMAN_OP_SRC, target, &bg, i, boxes);
-	pixman_region32_fini(&background);
-	pixman_region32_fini(&covered);
-
-	for (i = 0; i < nviews; i++) {
-		if (!draws[i].shown)
-			continue;
-		draw_view(&draws[i], target);
-		pixman_image_unref(draws[i].image);
-		draws[i].view->source->end(draws[i].view);
-		pixman_region32_fini(&draws[i].clip);
-		pixman_region32_fini(&draws[i].opaque);
-	}
-	pixman_image_set_clip_region32(target, NULL);
-	if (draws != stack_draws)
-		free(draws);
-done:
-	area = region_area(&region);
-
-	if (drawn)
-		pixman_region32_copy(drawn, &region);
-	pixman_region32_copy(&scene->prev_damage, &scene->damage);
-	pixman_region32_clear(&scene->damage);
-	pixman_region32_fini(&region);
-	return area;
+	v->input = input;
+	scene->layout++;
 }

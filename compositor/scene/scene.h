@@ -31,6 +31,12 @@
 
 struct wlseal_scene_view;
 
+/* A box in a view's coordinates, in 64 bits (offsets add up down a
+ * tree); empty when x1 >= x2 or y1 >= y2. */
+struct wlseal_scene_box {
+	int64_t x1, y1, x2, y2;
+};
+
 /* Where a view's pixels come from, asked once per repaint. */
 struct wlseal_scene_source {
 	/* An image wrapping the pixels to draw, or NULL: nothing to draw.
@@ -43,7 +49,8 @@ struct wlseal_scene_view {
 	/* A top-level view: output coordinates, valid while mapped; a
 	 * child: the offset from its parent's origin. */
 	int32_t x, y;
-	int32_t width, height;		/* what damage and placement use */
+	int32_t width, height;		/* wlseal_scene_set_size; what damage
+					 * and placement use */
 	bool mapped;			/* a child: shown when its parent is */
 	struct wl_list link;		/* in *stack */
 	struct wl_list *stack;		/* scene.views, parent->below or ->above */
@@ -63,12 +70,16 @@ struct wlseal_scene_view {
 	 * what the format says (x8r8g8b8 is opaque everywhere). */
 	const pixman_region32_t *opaque;
 	/* View coordinates: where it takes pointer input
-	 * (wl_surface.set_input_region), always within its size; NULL:
-	 * all of it. */
+	 * (wl_surface.set_input_region, wlseal_scene_set_input), always
+	 * within its size; NULL: all of it. */
 	const pixman_region32_t *input;
 	/* Whose overdraw budget its drawing counts against (overdraw.c):
 	 * compared, never dereferenced; NULL: the compositor's own. */
 	const void *owner;
+	/* What the view and its mapped descendants can cover, in its own
+	 * coordinates; kept by scene.c, found again when @box_dirty. */
+	struct wlseal_scene_box box;
+	bool box_dirty;
 };
 
 /* The views, bottom to top, and what changed. */
@@ -79,8 +90,21 @@ struct wlseal_scene {
 	pixman_region32_t prev_damage;	/* what the previous repaint drew */
 	unsigned int cascade_next;
 	/* A view was mapped (after it got its place) or unmapped (data:
-	 * the view): the seat moves focus (wl/seat.c). */
+	 * the view): the seat moves the keyboard focus (wl/seat.c). */
 	struct wl_signal map_signal, unmap_signal;
+	/* Bumped whenever what takes pointer input where may have changed
+	 * (a view mapped, unmapped, moved, restacked, resized, or given a
+	 * new input region). The seat finds the surface under the cursor
+	 * again when it differs, once a frame at most (wl/pointer.c),
+	 * instead of once per change. */
+	uint64_t layout;
+	/* The scene's work outside the repaint: hit tests
+	 * (wlseal_scene_view_at), and the views visited for them and for
+	 * subtree boxes (not counting a view's ancestors, read for its
+	 * origin or visibility: at most 32). repaint.c logs both with
+	 * every frame and clears them, so that tests count the work a
+	 * request costs. */
+	uint64_t hit_tests, visits;
 	/* A frame is wanted (wlseal_scene_request_frame): the repaint loop
 	 * (repaint.c) listens. */
 	struct wl_signal frame_signal;
@@ -91,8 +115,8 @@ void wlseal_scene_finish(struct wlseal_scene *scene);
 void wlseal_scene_view_init(struct wlseal_scene_view *view,
 			    const struct wlseal_scene_source *source);
 /* A top-level @view goes on top (the cascade); a child view keeps its
- * offset and its place in the parent's stack. Both are damaged, with
- * everything stacked on them. */
+ * offset and its place in the parent's stack. Both damage the box of
+ * all that is stacked on them (scene.c, subtree boxes). */
 void wlseal_scene_map(struct wlseal_scene *scene, struct wlseal_scene_view *view);
 /* Hidden, with its children; a child view keeps its place in the stack. */
 void wlseal_scene_unmap(struct wlseal_scene *scene,
@@ -110,17 +134,33 @@ void wlseal_scene_remove_child(struct wlseal_scene *scene,
 void wlseal_scene_place(struct wlseal_scene *scene,
 			struct wlseal_scene_view *child,
 			struct wlseal_scene_view *ref, bool above);
-/* A new offset (child) or position (top-level): the old and the new
- * area are damaged. */
+/* A new offset (child) or position (top-level): the subtree's box is
+ * damaged at the old and at the new place, O(depth) whatever the
+ * subtree holds. */
 void wlseal_scene_move(struct wlseal_scene *scene,
 		       struct wlseal_scene_view *view, int32_t x, int32_t y);
+/* Where @view takes pointer input (view coordinates, within its size),
+ * NULL: all of it. @input must stay valid while the view uses it. */
+void wlseal_scene_set_input(struct wlseal_scene *scene,
+			    struct wlseal_scene_view *view,
+			    const pixman_region32_t *input);
+/* Where @view's origin is on the output: its and its ancestors'
+ * offsets, summed in 64 bits. */
+void wlseal_scene_view_origin(const struct wlseal_scene_view *view,
+			      int64_t *x, int64_t *y);
 /* Mapped, and so is every ancestor: its pixels can be on screen. */
 bool wlseal_scene_view_visible(const struct wlseal_scene_view *view);
-/* @damage in view coordinates; NULL means the whole view. Nothing
- * happens for a view that is not visible. */
+/* @damage in view coordinates; NULL means the whole view. Only what
+ * lies inside the view counts, whatever the extents (any int32_t), and
+ * wherever the view is. Nothing happens for a view that is not
+ * visible. */
 void wlseal_scene_damage_view(struct wlseal_scene *scene,
 			      struct wlseal_scene_view *view,
-			      pixman_region32_t *damage);
+			      const pixman_region32_t *damage);
+/* A new size: the old and the new area are damaged if the view shows. */
+void wlseal_scene_set_size(struct wlseal_scene *scene,
+			   struct wlseal_scene_view *view, int32_t width,
+			   int32_t height);
 /* The topmost visible view that takes input at output point (@x, @y),
  * or NULL; *@sx, *@sy receive the point in its coordinates. */
 struct wlseal_scene_view *wlseal_scene_view_at(struct wlseal_scene *scene,

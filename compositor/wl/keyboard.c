@@ -44,6 +44,13 @@ static void unlink_resource(struct wl_resource *r)
 	wl_list_remove(wl_resource_get_link(r));
 }
 
+/* Every wl_keyboard of @client, if it has any (seat-client.c): an event
+ * walks the focused client's own objects, never every client's. */
+#define for_each_keyboard(r, client)					\
+	for (struct wlseal_seat_client *sc_ = wlseal_seat_client_find(client); \
+	     sc_; sc_ = NULL)						\
+		wl_resource_for_each(r, &sc_->keyboards)
+
 static void send_modifiers_to(struct wlseal_keyboard *kb, struct wl_resource *r,
 			      uint32_t serial)
 {
@@ -72,7 +79,6 @@ bool wlseal_keyboard_init(struct wlseal_keyboard *kb,
 {
 	memset(kb, 0, sizeof(*kb));
 	kb->server = server;
-	wl_list_init(&kb->resources);
 	wl_array_init(&kb->pressed);
 	wl_list_init(&kb->focus.destroy.link);
 	kb->focus.destroy.notify = focus_gone;
@@ -96,12 +102,6 @@ bool wlseal_keyboard_init(struct wlseal_keyboard *kb,
 
 void wlseal_keyboard_finish(struct wlseal_keyboard *kb)
 {
-	struct wl_resource *r, *tmp;
-
-	wl_resource_for_each_safe(r, tmp, &kb->resources) {
-		unlink_resource(r);
-		wl_list_init(wl_resource_get_link(r));
-	}
 	wlseal_focus_set(&kb->focus, NULL);
 	xkb_state_unref(kb->state);
 	xkb_keymap_unref(kb->xkb);
@@ -114,6 +114,7 @@ void wlseal_keyboard_finish(struct wlseal_keyboard *kb)
 }
 
 void wlseal_keyboard_create(struct wlseal_keyboard *kb,
+			    struct wlseal_seat_client *sc,
 			    struct wl_client *client, uint32_t version,
 			    uint32_t id)
 {
@@ -126,7 +127,7 @@ void wlseal_keyboard_create(struct wlseal_keyboard *kb,
 		return;
 	}
 	wl_resource_set_implementation(r, &keyboard_impl, kb, unlink_resource);
-	wl_list_insert(&kb->resources, wl_resource_get_link(r));
+	wl_list_insert(&sc->keyboards, wl_resource_get_link(r));
 
 	/* libwayland sends a dup of the fd: ours is closed at once. */
 	fd = wlseal_keymap_client_fd(&kb->keymap);
@@ -164,19 +165,17 @@ void wlseal_keyboard_set_focus(struct wlseal_keyboard *kb,
 	if (kb->focus.surface) {
 		client = wl_resource_get_client(kb->focus.surface->resource);
 		serial = wl_display_next_serial(display);
-		wl_resource_for_each(r, &kb->resources)
-			if (wl_resource_get_client(r) == client)
-				wl_keyboard_send_leave(r, serial,
-						       kb->focus.surface->resource);
+		for_each_keyboard(r, client)
+			wl_keyboard_send_leave(r, serial,
+					       kb->focus.surface->resource);
 	}
 	wlseal_focus_set(&kb->focus, s);
 	if (!s)
 		return;
 	client = wl_resource_get_client(s->resource);
 	serial = wl_display_next_serial(display);
-	wl_resource_for_each(r, &kb->resources)
-		if (wl_resource_get_client(r) == client)
-			send_enter_to(kb, r, serial);
+	for_each_keyboard(r, client)
+		send_enter_to(kb, r, serial);
 	wlseal_debug("keyboard focus pid=%d wl_surface@%u",
 		     (int)wlseal_client_pid(client),
 		     wl_resource_get_id(s->resource));
@@ -231,9 +230,7 @@ void wlseal_keyboard_key(struct wlseal_keyboard *kb, uint32_t time,
 		return;
 	client = wl_resource_get_client(kb->focus.surface->resource);
 	serial = wl_display_next_serial(kb->server->display);
-	wl_resource_for_each(r, &kb->resources) {
-		if (wl_resource_get_client(r) != client)
-			continue;
+	for_each_keyboard(r, client) {
 		wl_keyboard_send_key(r, serial, time, key,
 				     pressed ? WL_KEYBOARD_KEY_STATE_PRESSED
 					     : WL_KEYBOARD_KEY_STATE_RELEASED);

@@ -13,6 +13,22 @@
  * closes it. No implicit grab: a button held while the cursor leaves
  * does not keep the focus (nothing in wlseal drags).
  *
+ * When the scene changes under a cursor that stays put (a view mapped,
+ * unmapped, moved, restacked, resized, or given a new input region),
+ * the focus is found again lazily: the scene counts such changes
+ * (scene.layout), and wlseal_pointer_frame_start, at the start of each
+ * repaint, hit-tests once if the count moved since the last hit test.
+ * A hit test walks every visible view of every client; run per map or
+ * unmap, one client's requests would cost in proportion to all the
+ * others' views (12 clients of 4000 windows each locked new clients out,
+ * and tore down in 32 s). Once a frame it costs no more than the
+ * repaint's own walk of the views, and a map or unmap costs O(1) here.
+ * Only losing the focus is not left for later: an unmapped focus gets
+ * leave at once (wlseal_pointer_unmapped, O(depth of its tree)).
+ *
+ * Events go to the focused client's own wl_pointers (seat-client.c),
+ * never through a walk of every client's.
+ *
  * set_cursor keeps only the role check: the cursor surface is never
  * drawn. In the VM, QEMU's window shows the host's cursor over the
  * tablet's position, and the host tests have no screen to show one on.
@@ -69,7 +85,6 @@ static void focus_gone(struct wl_listener *l, void *data)
 void wlseal_pointer_init(struct wlseal_pointer *p, struct wlseal_server *server)
 {
 	*p = (struct wlseal_pointer){ .server = server };
-	wl_list_init(&p->resources);
 	wl_list_init(&p->focus.destroy.link);
 	p->focus.destroy.notify = focus_gone;
 	p->x = server->output.width / 2;
@@ -86,6 +101,19 @@ static struct wl_client *focus_client(struct wlseal_pointer *p)
 	return p->focus.surface ? wl_resource_get_client(p->focus.surface->resource)
 				: NULL;
 }
+
+/* @client's wl_pointers (seat-client.c), or NULL: it holds none. */
+static struct wl_list *pointers_of(struct wl_client *client)
+{
+	struct wlseal_seat_client *sc = wlseal_seat_client_find(client);
+
+	return sc ? &sc->pointers : NULL;
+}
+
+/* Every wl_pointer of @client, if it has any. */
+#define for_each_pointer(r, client)					\
+	for (struct wl_list *l_ = pointers_of(client); l_; l_ = NULL)	\
+		wl_resource_for_each(r, l_)
 
 /* @r's client got an event: it gets the next frame. */
 static void pending(struct wlseal_pointer *p, struct wl_resource *r)
@@ -104,8 +132,10 @@ static void send_enter_to(struct wlseal_pointer *p, struct wl_resource *r,
 	pending(p, r);
 }
 
-void wlseal_pointer_create(struct wlseal_pointer *p, struct wl_client *client,
-			   uint32_t version, uint32_t id)
+void wlseal_pointer_create(struct wlseal_pointer *p,
+			   struct wlseal_seat_client *sc,
+			   struct wl_client *client, uint32_t version,
+			   uint32_t id)
 {
 	struct wl_resource *r;
 
@@ -115,17 +145,17 @@ void wlseal_pointer_create(struct wlseal_pointer *p, struct wl_client *client,
 		return;
 	}
 	wl_resource_set_implementation(r, &pointer_impl, p, unlink_resource);
-	wl_list_insert(&p->resources, wl_resource_get_link(r));
-	/* Made while the cursor is over one of its client's surfaces. */
+	wl_list_insert(&sc->pointers, wl_resource_get_link(r));
+	/* Made while the cursor is over one of its client's surfaces: the
+	 * position on it follows from its origin, O(depth), without a hit
+	 * test. Should the scene have changed since the focus was found,
+	 * the next frame's hit test corrects it with leave and enter. */
 	if (focus_client(p) == client) {
-		double sx = 0, sy = 0;
-		struct wlseal_scene_view *v;
+		int64_t x, y;
 
-		v = wlseal_scene_view_at(&p->server->scene, p->x, p->y, &sx, &sy);
-		if (v == &p->focus.surface->view) {
-			send_enter_to(p, r, sx, sy);
-			wlseal_pointer_frame(p);
-		}
+		wlseal_scene_view_origin(&p->focus.surface->view, &x, &y);
+		send_enter_to(p, r, p->x - (double)x, p->y - (double)y);
+		wlseal_pointer_frame(p);
 	}
 }
 
@@ -141,21 +171,19 @@ static bool set_focus(struct wlseal_pointer *p, struct wlseal_surface *s,
 	if ((client = focus_client(p))) {
 		uint32_t serial = wl_display_next_serial(p->server->display);
 
-		wl_resource_for_each(r, &p->resources)
-			if (wl_resource_get_client(r) == client) {
-				wl_pointer_send_leave(r, serial,
-						      p->focus.surface->resource);
-				pending(p, r);
-			}
+		for_each_pointer(r, client) {
+			wl_pointer_send_leave(r, serial,
+					      p->focus.surface->resource);
+			pending(p, r);
+		}
 	}
 	wlseal_focus_set(&p->focus, s);
 	if (!s)
 		return true;
 	client = focus_client(p);
 	p->enter_serial = wl_display_next_serial(p->server->display);
-	wl_resource_for_each(r, &p->resources)
-		if (wl_resource_get_client(r) == client)
-			send_enter_to(p, r, sx, sy);
+	for_each_pointer(r, client)
+		send_enter_to(p, r, sx, sy);
 	wlseal_debug("pointer focus pid=%d wl_surface@%u at %.2f,%.2f",
 		     (int)wlseal_client_pid(client), wl_resource_get_id(s->resource),
 		     sx, sy);
@@ -169,6 +197,9 @@ static struct wlseal_surface *hit(struct wlseal_pointer *p, double *sx,
 	struct wlseal_scene_view *v;
 	struct wlseal_surface *s;
 
+	/* Found for the scene as it is now: until it changes, there is
+	 * nothing to find again (wlseal_pointer_frame_start). */
+	p->layout = p->server->scene.layout;
 	v = wlseal_scene_view_at(&p->server->scene, p->x, p->y, sx, sy);
 	if (!v)
 		return NULL;
@@ -198,12 +229,11 @@ void wlseal_pointer_motion(struct wlseal_pointer *p, uint32_t time,
 	if (set_focus(p, s, sx, sy) || !s)
 		return;
 	client = focus_client(p);
-	wl_resource_for_each(r, &p->resources)
-		if (wl_resource_get_client(r) == client) {
-			wl_pointer_send_motion(r, time, wl_fixed_from_double(sx),
-					       wl_fixed_from_double(sy));
-			pending(p, r);
-		}
+	for_each_pointer(r, client) {
+		wl_pointer_send_motion(r, time, wl_fixed_from_double(sx),
+				       wl_fixed_from_double(sy));
+		pending(p, r);
+	}
 }
 
 void wlseal_pointer_rehit(struct wlseal_pointer *p)
@@ -213,6 +243,26 @@ void wlseal_pointer_rehit(struct wlseal_pointer *p)
 
 	s = hit(p, &sx, &sy);
 	if (set_focus(p, s, sx, sy))
+		wlseal_pointer_frame(p);
+}
+
+void wlseal_pointer_frame_start(struct wlseal_pointer *p)
+{
+	/* However many views were mapped, unmapped or moved since the last
+	 * hit test, one finds where the cursor is now. */
+	if (p->layout != p->server->scene.layout)
+		wlseal_pointer_rehit(p);
+}
+
+void wlseal_pointer_unmapped(struct wlseal_pointer *p)
+{
+	/* The focus, or a parent of it, went: leave now, as the client
+	 * would see it gone from the screen. O(its depth), at most 32
+	 * subsurface levels (subcompositor.c). What is under the cursor
+	 * instead is found with the next frame. */
+	if (p->focus.surface &&
+	    !wlseal_scene_view_visible(&p->focus.surface->view) &&
+	    set_focus(p, NULL, 0, 0))
 		wlseal_pointer_frame(p);
 }
 
@@ -226,13 +276,12 @@ void wlseal_pointer_button(struct wlseal_pointer *p, uint32_t time,
 	if (!client)
 		return;
 	serial = wl_display_next_serial(p->server->display);
-	wl_resource_for_each(r, &p->resources)
-		if (wl_resource_get_client(r) == client) {
-			wl_pointer_send_button(r, serial, time, button,
-					       pressed ? WL_POINTER_BUTTON_STATE_PRESSED
-						       : WL_POINTER_BUTTON_STATE_RELEASED);
-			pending(p, r);
-		}
+	for_each_pointer(r, client) {
+		wl_pointer_send_button(r, serial, time, button,
+				       pressed ? WL_POINTER_BUTTON_STATE_PRESSED
+					       : WL_POINTER_BUTTON_STATE_RELEASED);
+		pending(p, r);
+	}
 }
 
 void wlseal_pointer_axis(struct wlseal_pointer *p, uint32_t time,
@@ -248,11 +297,9 @@ void wlseal_pointer_axis(struct wlseal_pointer *p, uint32_t time,
 
 	if (!client || !clicks)
 		return;
-	wl_resource_for_each(r, &p->resources) {
+	for_each_pointer(r, client) {
 		int version = wl_resource_get_version(r);
 
-		if (wl_resource_get_client(r) != client)
-			continue;
 		if (version >= WL_POINTER_AXIS_SOURCE_SINCE_VERSION)
 			wl_pointer_send_axis_source(r, WL_POINTER_AXIS_SOURCE_WHEEL);
 		if (version >= WL_POINTER_AXIS_VALUE120_SINCE_VERSION)
@@ -271,10 +318,10 @@ void wlseal_pointer_frame(struct wlseal_pointer *p)
 
 	/* To the clients that got something: the one left and the one
 	 * entered may differ. */
-	wl_resource_for_each(r, &p->resources)
-		if ((wl_resource_get_client(r) == p->frame_clients[0] ||
-		     wl_resource_get_client(r) == p->frame_clients[1]) &&
-		    wl_resource_get_version(r) >= WL_POINTER_FRAME_SINCE_VERSION)
-			wl_pointer_send_frame(r);
+	for (int i = 0; i < 2; i++)
+		for_each_pointer(r, p->frame_clients[i])
+			if (wl_resource_get_version(r) >=
+			    WL_POINTER_FRAME_SINCE_VERSION)
+				wl_pointer_send_frame(r);
 	p->frame_clients[0] = p->frame_clients[1] = NULL;
 }

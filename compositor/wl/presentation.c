@@ -45,15 +45,16 @@ static void feedback_presented(struct wlseal_feedback *base,
 	struct presentation_feedback *fb = wl_container_of(base, fb, base);
 	struct wl_client *client = wl_resource_get_client(fb->resource);
 	struct wlseal_server *server = fb->server;
+	struct wl_list *outputs = wlseal_output_resources(client);
 	struct wl_resource *out;
 	uint64_t sec = (uint64_t)frame->when.tv_sec;
 
-	/* sync_output for the client's own wl_output objects. The walk
-	 * covers every client's: each client may hold at most
-	 * --max-outputs-per-client of them (account/objects.c), and feedbacks
-	 * are budgeted too, so a frame's walks stay bounded per client. */
-	wl_resource_for_each(out, &server->output_resources)
-		if (wl_resource_get_client(out) == client)
+	/* sync_output for each of the client's own wl_output objects
+	 * (output.c keeps them per client): at most
+	 * --max-outputs-per-client (account/objects.c), whatever other clients
+	 * bound. */
+	if (outputs)
+		wl_resource_for_each(out, outputs)
 			wp_presentation_feedback_send_sync_output(fb->resource,
 								  out);
 	wp_presentation_feedback_send_presented(fb->resource,

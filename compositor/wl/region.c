@@ -72,14 +72,31 @@ static void region_destroy(struct wl_client *client, struct wl_resource *r)
 	wl_resource_destroy(r);
 }
 
+bool wlseal_region_box(int32_t x, int32_t y, int32_t w, int32_t h,
+		       pixman_box32_t *box)
+{
+	/* In 64 bits: x + w passes INT32_MAX for any x > 0 with Mesa's
+	 * INT32_MAX, and pixman refuses (and logs) such a rectangle. Past
+	 * INT32_MAX nothing can be on a surface anyway. */
+	int64_t x2 = (int64_t)x + w, y2 = (int64_t)y + h;
+
+	if (w <= 0 || h <= 0)
+		return false;
+	*box = (pixman_box32_t){ x, y, x2 > INT32_MAX ? INT32_MAX : (int32_t)x2,
+				 y2 > INT32_MAX ? INT32_MAX : (int32_t)y2 };
+	return box->x1 < box->x2 && box->y1 < box->y2;
+}
+
 static void region_add(struct wl_client *client, struct wl_resource *r,
 		       int32_t x, int32_t y, int32_t w, int32_t h)
 {
 	struct region *region = wl_resource_get_user_data(r);
+	pixman_box32_t b;
 
-	if (w > 0 && h > 0) {
+	if (wlseal_region_box(x, y, w, h, &b)) {
 		pixman_region32_union_rect(&region->region, &region->region,
-					   x, y, w, h);
+					   b.x1, b.y1, (unsigned)(b.x2 - b.x1),
+					   (unsigned)(b.y2 - b.y1));
 		if (region_bound(&region->region))
 			region->grown = true;
 	}
@@ -90,10 +107,11 @@ static void region_subtract(struct wl_client *client, struct wl_resource *r,
 {
 	struct region *region = wl_resource_get_user_data(r);
 	pixman_region32_t rect;
+	pixman_box32_t b;
 
-	if (w <= 0 || h <= 0)
+	if (!wlseal_region_box(x, y, w, h, &b))
 		return;
-	pixman_region32_init_rect(&rect, x, y, w, h);
+	pixman_region32_init_with_extents(&rect, &b);
 	pixman_region32_subtract(&region->region, &region->region, &rect);
 	pixman_region32_fini(&rect);
 	if (region_bound(&region->region))

@@ -23,6 +23,15 @@
  * and no toplevel is activated: a seat with no devices (the host tests
  * without --input) leaves configures as they were.
  *
+ * Work per event is bounded by the acting client's own state. A map or
+ * unmap costs the seat O(1) (the keyboard focus: the newest toplevel,
+ * or the topmost, which is the scene's top view) plus O(depth) for a
+ * pointer focus that was hidden; finding the surface under the cursor,
+ * a walk of every client's views, waits for the next frame and runs
+ * once whatever the changes (pointer.c), and not at all without a
+ * pointer device. Events go to the focused client's own objects
+ * (seat-client.c).
+ *
  * Version 8 is honest: every request up to it is implemented, and
  * pointer.c sends axis_value120 to version 8 objects.
  */
@@ -44,6 +53,7 @@ struct wlseal_seat {
 	struct wlseal_keyboard keyboard;
 	struct wlseal_pointer pointer;
 	struct wl_listener view_mapped, view_unmapped;	/* scene signals */
+	struct wl_listener frame_start;		/* server->events */
 };
 
 static void resource_destroy(struct wl_client *c, struct wl_resource *r)
@@ -59,8 +69,13 @@ static void seat_get_pointer(struct wl_client *client, struct wl_resource *r,
 			     uint32_t id)
 {
 	struct wlseal_seat *seat = wl_resource_get_user_data(r);
+	struct wlseal_seat_client *sc = wlseal_seat_client_get(client);
 
-	wlseal_pointer_create(&seat->pointer, client,
+	if (!sc) {
+		wl_client_post_no_memory(client);
+		return;
+	}
+	wlseal_pointer_create(&seat->pointer, sc, client,
 			      (uint32_t)wl_resource_get_version(r), id);
 }
 
@@ -68,8 +83,13 @@ static void seat_get_keyboard(struct wl_client *client, struct wl_resource *r,
 			      uint32_t id)
 {
 	struct wlseal_seat *seat = wl_resource_get_user_data(r);
+	struct wlseal_seat_client *sc = wlseal_seat_client_get(client);
 
-	wlseal_keyboard_create(&seat->keyboard, client,
+	if (!sc) {
+		wl_client_post_no_memory(client);
+		return;
+	}
+	wlseal_keyboard_create(&seat->keyboard, sc, client,
 			       (uint32_t)wl_resource_get_version(r), id);
 }
 
@@ -161,20 +181,29 @@ static void set_keyboard_focus(struct wlseal_seat *seat,
 		s->role_activate(s, true);
 }
 
-/* The topmost mapped toplevel, or NULL. */
+/*
+ * The topmost mapped toplevel, or NULL: the top view of the scene, in
+ * O(1), never a walk of the views. Only xdg-toplevel.c maps top-level
+ * views, and a surface loses role_activate only as its xdg_surface goes,
+ * which unmaps it first (xdg-shell.c): every view in scene.views is a
+ * mapped toplevel's. Were a top view ever without role_activate, nobody
+ * would get the focus rather than a walk past it.
+ */
 static struct wlseal_surface *topmost(struct wlseal_seat *seat)
 {
+	struct wl_list *views = &seat->server->scene.views;
 	struct wlseal_scene_view *v;
+	struct wlseal_surface *s;
 
-	wl_list_for_each_reverse(v, &seat->server->scene.views, link) {
-		struct wlseal_surface *s = view_surface(v);
-
-		if (v->mapped && s->role_activate)
-			return s;
-	}
-	return NULL;
+	if (wl_list_empty(views))
+		return NULL;
+	v = wl_container_of(views->prev, v, link);
+	s = view_surface(v);
+	return v->mapped && s->role_activate ? s : NULL;
 }
 
+/* Work per map: O(1), whoever maps and whatever else is mapped. The
+ * pointer learns of it through scene.layout, once a frame. */
 static void view_mapped(struct wl_listener *l, void *data)
 {
 	struct wlseal_seat *seat = wl_container_of(l, seat, view_mapped);
@@ -184,18 +213,31 @@ static void view_mapped(struct wl_listener *l, void *data)
 	/* The newest toplevel gets the keyboard. */
 	if (!v->parent && s->role_activate)
 		set_keyboard_focus(seat, s);
-	wlseal_pointer_rehit(&seat->pointer);
 }
 
+/* Work per unmap: O(depth of the focused surfaces' trees), at most 32
+ * levels (subcompositor.c), plus O(1) for the topmost toplevel. */
 static void view_unmapped(struct wl_listener *l, void *data)
 {
 	struct wlseal_seat *seat = wl_container_of(l, seat, view_unmapped);
 	struct wlseal_surface *focus = seat->keyboard.focus.surface;
 
-	/* The focus was destroyed (keyboard.c forgot it) or hidden. */
-	if (!focus || !wlseal_scene_view_visible(&focus->view))
+	/* The focus was destroyed (keyboard.c forgot it) or hidden.
+	 * Without a keyboard nobody has it: nothing to look for. */
+	if ((seat->caps & WLSEAL_INPUT_KEYBOARD) &&
+	    (!focus || !wlseal_scene_view_visible(&focus->view)))
 		set_keyboard_focus(seat, topmost(seat));
-	wlseal_pointer_rehit(&seat->pointer);
+	wlseal_pointer_unmapped(&seat->pointer);
+}
+
+/* A repaint starts: the one hit test for whatever changed in the scene
+ * since the last, and none without a pointer device. */
+static void frame_start(struct wl_listener *l, void *data)
+{
+	struct wlseal_seat *seat = wl_container_of(l, seat, frame_start);
+
+	if (seat->caps & WLSEAL_INPUT_POINTER)
+		wlseal_pointer_frame_start(&seat->pointer);
 }
 
 /* The input handler */
@@ -292,6 +334,8 @@ struct wlseal_seat *wlseal_seat_create(struct wlseal_server *server)
 	wl_signal_add(&server->scene.map_signal, &seat->view_mapped);
 	seat->view_unmapped.notify = view_unmapped;
 	wl_signal_add(&server->scene.unmap_signal, &seat->view_unmapped);
+	seat->frame_start.notify = frame_start;
+	wl_signal_add(&server->events.frame_start, &seat->frame_start);
 	return seat;
 }
 
@@ -304,6 +348,7 @@ void wlseal_seat_destroy(struct wlseal_seat *seat)
 		return;
 	wl_list_remove(&seat->view_mapped.link);
 	wl_list_remove(&seat->view_unmapped.link);
+	wl_list_remove(&seat->frame_start.link);
 	wl_resource_for_each_safe(r, tmp, &seat->resources)
 		wl_list_init(wl_resource_get_link(r));
 	wl_global_destroy(seat->global);

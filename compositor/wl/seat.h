@@ -2,10 +2,12 @@
 /*
  * seat.h - the seat's parts, shared by seat.c (the wl_seat global,
  * capabilities, focus), keyboard.c (wl_keyboard, xkb_state), keymap.c
- * (the sealed keymap memfd) and pointer.c (wl_pointer, hit testing).
+ * (the sealed keymap memfd), pointer.c (wl_pointer, hit testing) and
+ * seat-client.c (each client's wl_pointers and wl_keyboards).
  *
  * Calls go one way: seat.c calls keyboard.c and pointer.c, keyboard.c
- * calls keymap.c; none calls back. Focus is a wlseal_surface pointer
+ * calls keymap.c; all three call seat-client.c; none calls back. Focus
+ * is a wlseal_surface pointer
  * guarded by a destroy listener on the surface's resource, which fires
  * before the surface's own destroy code (and before it unmaps), so no
  * pointer to a surface outlives it.
@@ -35,6 +37,20 @@ void wlseal_keymap_finish(struct wlseal_keymap *km);
 /* A new fd of the keymap for one client (the caller closes it), or -1. */
 int wlseal_keymap_client_fd(struct wlseal_keymap *km);
 
+/* seat-client.c: one client's wl_pointer and wl_keyboard resources
+ * (wl_resource_get_link), so that an event for the focused client
+ * walks its own objects only. Freed with the client. */
+struct wlseal_seat_client {
+	struct wl_list pointers, keyboards;
+	struct wl_listener destroy;	/* the client's */
+};
+
+/* @client's, or NULL: it has made no wl_pointer or wl_keyboard yet
+ * (or @client is NULL). */
+struct wlseal_seat_client *wlseal_seat_client_find(struct wl_client *client);
+/* @client's, made if needed; NULL: out of memory. */
+struct wlseal_seat_client *wlseal_seat_client_get(struct wl_client *client);
+
 /* A focus: a surface, forgotten when its resource goes. */
 struct wlseal_focus {
 	struct wlseal_surface *surface;	/* NULL: none */
@@ -43,7 +59,6 @@ struct wlseal_focus {
 
 struct wlseal_keyboard {
 	struct wlseal_server *server;
-	struct wl_list resources;	/* wl_keyboard, wl_resource_get_link */
 	struct wlseal_keymap keymap;
 	struct xkb_context *ctx;
 	struct xkb_keymap *xkb;
@@ -55,10 +70,10 @@ struct wlseal_keyboard {
 
 struct wlseal_pointer {
 	struct wlseal_server *server;
-	struct wl_list resources;	/* wl_pointer, wl_resource_get_link */
 	struct wlseal_focus focus;
 	double x, y;			/* the cursor, output coordinates */
 	uint32_t enter_serial;
+	uint64_t layout;		/* scene.layout at the last hit test */
 	/* Who got events since the last frame (at most the client left
 	 * and the one entered). */
 	struct wl_client *frame_clients[2];
@@ -68,7 +83,9 @@ struct wlseal_pointer {
 bool wlseal_keyboard_init(struct wlseal_keyboard *kb,
 			  struct wlseal_server *server);
 void wlseal_keyboard_finish(struct wlseal_keyboard *kb);
+/* A wl_keyboard of @client, whose objects @sc holds. */
 void wlseal_keyboard_create(struct wlseal_keyboard *kb,
+			    struct wlseal_seat_client *sc,
 			    struct wl_client *client, uint32_t version,
 			    uint32_t id);
 /* leave to the old focus, enter (with the keys held) to @s or nothing. */
@@ -80,15 +97,23 @@ void wlseal_keyboard_key(struct wlseal_keyboard *kb, uint32_t time,
 /* pointer.c */
 void wlseal_pointer_init(struct wlseal_pointer *p, struct wlseal_server *server);
 void wlseal_pointer_finish(struct wlseal_pointer *p);
-void wlseal_pointer_create(struct wlseal_pointer *p, struct wl_client *client,
-			   uint32_t version, uint32_t id);
+/* A wl_pointer of @client, whose objects @sc holds. */
+void wlseal_pointer_create(struct wlseal_pointer *p,
+			   struct wlseal_seat_client *sc,
+			   struct wl_client *client, uint32_t version,
+			   uint32_t id);
 /* The cursor is at @x, @y: enter, leave and motion as needed. */
 void wlseal_pointer_motion(struct wlseal_pointer *p, uint32_t time,
 			   double x, double y);
 /* No pointer device any more: the focus is left. */
 void wlseal_pointer_leave(struct wlseal_pointer *p);
-/* The scene changed under the cursor: enter or leave, no motion. */
+/* Finds the surface under the cursor now: enter or leave, no motion. */
 void wlseal_pointer_rehit(struct wlseal_pointer *p);
+/* A repaint starts: rehit if the scene changed since the last hit
+ * test, whatever the number of changes. */
+void wlseal_pointer_frame_start(struct wlseal_pointer *p);
+/* A view was unmapped: if that hid the focus, leave it now. */
+void wlseal_pointer_unmapped(struct wlseal_pointer *p);
 void wlseal_pointer_button(struct wlseal_pointer *p, uint32_t time,
 			   uint32_t button, bool pressed);
 void wlseal_pointer_axis(struct wlseal_pointer *p, uint32_t time,

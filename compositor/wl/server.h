@@ -87,8 +87,6 @@ struct wlseal_server {
 	struct wl_listener frame_start;		/* events.frame_start */
 	struct wl_listener frame_done;		/* events.frame_done */
 
-	struct wl_list output_resources;	/* wl_output (wl/output.c) */
-
 	/* wl_seat and the focus (wl/seat.c); input/ feeds it. */
 	struct wlseal_seat *seat;
 

@@ -161,14 +161,20 @@ static void surface_attach(struct wl_client *client, struct wl_resource *r,
 	state_set_buffer(&s->pending, buffer);
 }
 
+/* x + w may pass INT32_MAX (Mesa sends 0, 0, INT32_MAX, INT32_MAX on
+ * every swap, and any x with it): clamped (wlseal_region_box), the
+ * rectangle reaches the surface's far edge instead of being lost. */
 static void add_damage(pixman_region32_t *region, int32_t x, int32_t y,
 		       int32_t w, int32_t h)
 {
-	if (w > 0 && h > 0) {
-		pixman_region32_union_rect(region, region, x, y, (unsigned)w,
-					   (unsigned)h);
-		wlseal_region_bound(region);
-	}
+	pixman_box32_t b;
+
+	if (!wlseal_region_box(x, y, w, h, &b))
+		return;
+	pixman_region32_union_rect(region, region, b.x1, b.y1,
+				   (unsigned)(b.x2 - b.x1),
+				   (unsigned)(b.y2 - b.y1));
+	wlseal_region_bound(region);
 }
 
 static void surface_damage(struct wl_client *client, struct wl_resource *r,
@@ -413,8 +419,7 @@ static bool surface_geometry(struct wlseal_surface *s)
 		w = lw;
 		h = lh;
 	}
-	s->view.width = w;
-	s->view.height = h;
+	wlseal_scene_set_size(&s->server->scene, &s->view, w, h);
 	if (s->scale == 1 && s->transform == WL_OUTPUT_TRANSFORM_NORMAL &&
 	    !vp->has_src && !vp->has_dst) {
 		s->view.transform = NULL;
@@ -458,6 +463,7 @@ static void surface_apply(struct wlseal_surface *s,
 	bool geometry_set = st->scale_set || st->transform_set ||
 			    st->viewport_set;
 	bool attached = st->attached;
+	bool was_mapped = s->view.mapped;
 
 	s->has_cached = false;
 	if (st->attached) {
@@ -475,7 +481,7 @@ static void surface_apply(struct wlseal_surface *s,
 			wl_resource_add_destroy_listener(s->buffer,
 							 &s->buffer_destroy);
 		else
-			s->view.width = s->view.height = 0;
+			wlseal_scene_set_size(&server->scene, &s->view, 0, 0);
 		state_set_buffer(st, NULL);
 		st->attached = false;
 		/* --verbose: one line per committed buffer, so tools can
@@ -521,26 +527,18 @@ static void surface_apply(struct wlseal_surface *s,
 	}
 	if (st->input_set) {
 		pixman_region32_copy(&s->input, &st->input);
-		s->view.input = st->input_all ? NULL : &s->input;
+		wlseal_scene_set_input(&server->scene, &s->view,
+				       st->input_all ? NULL : &s->input);
 		st->input_set = false;
 	}
 
-	if (s->view.mapped) {
-		if (s->view.width != old_w || s->view.height != old_h) {
-			/* The old and the new outline both change. */
-			pixman_region32_t all;
-
-			pixman_region32_init_rect(&all, 0, 0, old_w, old_h);
-			wlseal_scene_damage_view(&server->scene, &s->view, &all);
-			pixman_region32_fini(&all);
-			wlseal_scene_damage_view(&server->scene, &s->view, NULL);
-		} else if (geometry_set) {
-			wlseal_scene_damage_view(&server->scene, &s->view, NULL);
-		} else {
-			wlseal_scene_damage_view(&server->scene, &s->view,
-						    &st->damage);
-		}
-	}
+	/* A new size damaged the old and the new area already
+	 * (wlseal_scene_set_size); the scene clips the client's damage to
+	 * the surface, however far it reaches. */
+	if (s->view.mapped && s->view.width == old_w &&
+	    s->view.height == old_h)
+		wlseal_scene_damage_view(&server->scene, &s->view,
+					 geometry_set ? NULL : &st->damage);
 	pixman_region32_clear(&st->damage);
 
 	/* Feedback for an update that never reached the screen is
@@ -558,7 +556,11 @@ static void surface_apply(struct wlseal_surface *s,
 		s->role_commit(s);
 	wl_signal_emit(&s->apply_signal, s);
 
-	if (!wl_list_empty(&s->frame_callbacks) || s->view.mapped)
+	/* A surface that was mapped and is no more (a desynchronized
+	 * subsurface's NULL attach) left damage, and the pointer's focus
+	 * is found again with the frame: it needs one too. */
+	if (!wl_list_empty(&s->frame_callbacks) || s->view.mapped ||
+	    was_mapped)
 		wlseal_scene_request_frame(&server->scene);
 }
 

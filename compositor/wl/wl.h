@@ -142,6 +142,10 @@ void wlseal_region_opaque(struct wl_resource *region, pixman_region32_t *out);
 /* Collapse @region to its extents past a few rectangles (region.c says
  * why): every region a client builds goes through it. */
 void wlseal_region_bound(pixman_region32_t *region);
+/* A request's rectangle (@x, @y, @w x @h) as a box, its far edges
+ * clamped to INT32_MAX (computed in 64 bits); false when it is empty. */
+bool wlseal_region_box(int32_t x, int32_t y, int32_t w, int32_t h,
+		       pixman_box32_t *box);
 
 /* subcompositor.c: wl_subcompositor and wl_subsurface */
 bool wlseal_subcompositor_init(struct wlseal_server *server);
@@ -248,5 +252,7 @@ bool wlseal_presentation_init(struct wlseal_server *server);
 
 /* output.c: the wl_output global */
 bool wlseal_output_init(struct wlseal_server *server);
+/* @client's wl_output objects (wl_resource_get_link), or NULL: none. */
+struct wl_list *wlseal_output_resources(struct wl_client *client);
 
 #endif

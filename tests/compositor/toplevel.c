@@ -53,7 +53,7 @@ static const struct wl_registry_listener reg_listener = {
 	.global_remove = reg_remove,
 };
 
-static void t_connect(struct t *t)
+void t_connect(struct t *t)
 {
 	t->display = connect_display();
 	t->registry = wl_display_get_registry(t->display);

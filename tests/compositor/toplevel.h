@@ -67,6 +67,10 @@ struct win {
 void t_start(struct t *t);
 /* The same with more compositor options (NULL-terminated). */
 void t_start_args(struct t *t, const char *const extra[]);
+/* Connects @t (zeroed) to the compositor already started: another
+ * client of it, with globals and a probe of its own; @t->c stays unused.
+ * wl_display_disconnect ends it. */
+void t_connect(struct t *t);
 /* Checks that the compositor refused nothing, disconnects, stops it. */
 void t_stop(struct t *t);
 /* The last request must end the connection with this protocol error;

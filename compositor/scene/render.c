@@ -1,0 +1,379 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * render.c - drawing the scene with pixman (scene.c keeps the views and
+ * what they damaged): every view that shows in the repaint's region,
+ * top-down to find what covers what, bottom-up to draw, within the
+ * overdraw budget (account/overdraw.c).
+ */
+#include <stdlib.h>
+
+#include "overdraw.h"
+#include "scene-private.h"
+
+/* The view's image as the view shows it: sampled through its transform
+ * (scene.h), so that the composite covers the view's size. */
+static void view_image_setup(const struct wlseal_scene_view *v,
+			     pixman_image_t *image)
+{
+	if (!v->transform)
+		return;
+	pixman_image_set_transform(image, v->transform);
+	pixman_image_set_filter(image, v->filter, NULL, 0);
+	pixman_image_set_repeat(image, PIXMAN_REPEAT_PAD);
+}
+
+/* What the view covers: its size (a transformed image may be larger or
+ * smaller), and no more than the image itself when it is not. */
+static void view_extent(const struct wlseal_scene_view *v,
+			pixman_image_t *image, int *w, int *h)
+{
+	*w = v->width;
+	*h = v->height;
+	if (!v->transform) {
+		if (pixman_image_get_width(image) < *w)
+			*w = pixman_image_get_width(image);
+		if (pixman_image_get_height(image) < *h)
+			*h = pixman_image_get_height(image);
+	}
+}
+
+/* One view's part in a repaint, found top-down, drawn bottom-up. */
+struct draw {
+	struct wlseal_scene_view *view;
+	int64_t x, y;			/* its origin on the output */
+	bool shown;			/* the rest is set only then */
+	pixman_box32_t box;		/* what it covers (view_extent), on
+					 * the output */
+	pixman_image_t *image;		/* from view->source->begin() */
+	pixman_region32_t clip;		/* what of the repaint it shows */
+	pixman_region32_t opaque;	/* the part of clip it covers alone */
+	uint64_t blend;			/* pixels it blends (clip - opaque) */
+	bool no_blend;			/* over budget: opaque part only */
+};
+
+/* Visits every view that can show, bottom first, with its origin; returns
+ * how many (@d, if not NULL, receives up to @max of them). */
+static int flatten(struct wlseal_scene *scene, struct draw *d, int max)
+{
+	struct wlseal_scene_view *top;
+	int n = 0;
+
+	wl_list_for_each(top, &scene->views, link) {
+		struct scene_walk w;
+
+		scene_walk_begin(&w, top, 0, 0);
+		do {
+			if (d && n < max)
+				d[n] = (struct draw){ .view = w.v, .x = w.x,
+						      .y = w.y };
+			n++;
+		} while (scene_walk_next(&w));
+	}
+	return n;
+}
+
+static uint64_t region_area(pixman_region32_t *region)
+{
+	pixman_box32_t *boxes;
+	uint64_t area = 0;
+	int n;
+
+	boxes = pixman_region32_rectangles(region, &n);
+	for (int i = 0; i < n; i++)
+		area += (uint64_t)(boxes[i].x2 - boxes[i].x1) *
+			(uint64_t)(boxes[i].y2 - boxes[i].y1);
+	return area;
+}
+
+/*
+ * The frame's overdraw budget (account/overdraw.c): only blending is
+ * budgeted. An opaque pixel is written once a frame whoever covers it,
+ * so the opaque parts of all views cost at most one output's area together;
+ * they are always drawn, and so what covers what is the same whatever
+ * the budget decides. Past its owner's allocation a view draws its
+ * opaque part only, and is not drawn at all when it has none. Decided
+ * top-down: the views a client loses are its lowest.
+ */
+static void apply_overdraw(struct wlseal_scene *scene, struct draw *d, int n)
+{
+	size_t slots = n > 0 ? (size_t)n : 1;
+	const void **keys = malloc(sizeof(*keys) * slots);
+	uint64_t *blend = malloc(sizeof(*blend) * slots);
+	int *owner_of = malloc(sizeof(*owner_of) * slots);
+	struct overdraw od;
+
+	if (keys && blend && owner_of) {
+		for (int i = 0; i < n; i++) {
+			keys[i] = d[i].view->owner;
+			blend[i] = d[i].shown ? d[i].blend : 0;
+		}
+		if (overdraw_plan(&od, keys, blend, n,
+				  (uint64_t)scene->width *
+				  (uint64_t)scene->height, owner_of)) {
+			for (int i = n - 1; i >= 0; i--) {
+				if (!d[i].shown ||
+				    overdraw_take(&od, owner_of[i], blend[i]))
+					continue;
+				d[i].no_blend = true;
+				if (pixman_region32_not_empty(&d[i].opaque))
+					continue;
+				d[i].shown = false;
+				pixman_region32_fini(&d[i].clip);
+				pixman_region32_fini(&d[i].opaque);
+				pixman_image_unref(d[i].image);
+				d[i].view->source->end(d[i].view);
+			}
+			overdraw_finish(&od);
+		}
+	}
+	/* Without memory for the plan nothing is limited this frame. */
+	free(keys);
+	free(blend);
+	free(owner_of);
+}
+
+/* Marks in @d (bottom first) the views that show in @region, deciding
+ * top-down, and fills @covered with what opaque views cover. */
+static void find_visible(struct wlseal_scene *scene, pixman_region32_t *region,
+			 struct draw *d, int n, pixman_region32_t *covered)
+{
+	int i;
+
+	for (i = n - 1; i >= 0; i--) {
+		struct wlseal_scene_view *v = d[i].view;
+		int64_t x = d[i].x, y = d[i].y;
+		pixman_box32_t box;
+		pixman_image_t *image;
+		int w, h;
+
+		/* A view outside the repaint costs no more than this test,
+		 * so a frame's work follows its damage, not the view count. */
+		if (!scene_clip_box(scene, x, y, x + v->width, y + v->height,
+				    &box) ||
+		    pixman_region32_contains_rectangle(region, &box) ==
+		    PIXMAN_REGION_OUT)
+			continue;
+		image = v->source->begin(v);
+		if (!image)
+			continue;
+		view_image_setup(v, image);
+		view_extent(v, image, &w, &h);
+		if (!scene_clip_box(scene, x, y, x + w, y + h, &d[i].box)) {
+			pixman_image_unref(image);
+			v->source->end(v);
+			continue;
+		}
+		d[i].image = image;
+		pixman_region32_init_rect(&d[i].clip, d[i].box.x1, d[i].box.y1,
+					  (unsigned)(d[i].box.x2 - d[i].box.x1),
+					  (unsigned)(d[i].box.y2 - d[i].box.y1));
+		pixman_region32_intersect(&d[i].clip, &d[i].clip, region);
+		/* Under an opaque pixel of a view above, nothing shows. */
+		pixman_region32_subtract(&d[i].clip, &d[i].clip, covered);
+		if (!pixman_region32_not_empty(&d[i].clip)) {
+			pixman_region32_fini(&d[i].clip);
+			pixman_image_unref(image);
+			v->source->end(v);
+			continue;
+		}
+		/* x8r8g8b8 has no alpha: opaque by definition. Elsewhere the
+		 * client's opaque region says so. */
+		if (pixman_image_get_format(image) == PIXMAN_x8r8g8b8) {
+			pixman_region32_init(&d[i].opaque);
+			pixman_region32_copy(&d[i].opaque, &d[i].clip);
+		} else if (v->opaque && pixman_region32_not_empty(v->opaque)) {
+			pixman_region32_init(&d[i].opaque);
+			scene_region_to_output(scene, v->opaque, x, y, w, h,
+					       &d[i].opaque);
+			pixman_region32_intersect(&d[i].opaque, &d[i].opaque,
+						  &d[i].clip);
+		} else {
+			pixman_region32_init(&d[i].opaque);
+		}
+		/* The cover only saves drawing: past SCENE_MAX_RECTS it
+		 * stops growing (it must never grow beyond what is opaque,
+		 * so it is not collapsed), and every subtract above stays
+		 * bounded however many opaque views there are. */
+		if (pixman_region32_n_rects(covered) <= SCENE_MAX_RECTS)
+			pixman_region32_union(covered, covered, &d[i].opaque);
+		d[i].blend = region_area(&d[i].clip) -
+			     region_area(&d[i].opaque);
+		d[i].shown = true;
+	}
+}
+
+/* @src, a view's image with its origin at (@x, @y), over the part
+ * @box of the output (inside the view, view_extent), clipped to @clip.
+ * Only @box's corner reaches pixman as a destination: inside the output,
+ * whatever the origin. */
+static void composite_clipped(pixman_op_t op, pixman_image_t *src,
+			      pixman_image_t *target, pixman_region32_t *clip,
+			      int64_t x, int64_t y, const pixman_box32_t *box)
+{
+	if (!pixman_region32_not_empty(clip))
+		return;
+	pixman_image_set_clip_region32(target, clip);
+	pixman_image_composite32(op, src, NULL, target, (int32_t)(box->x1 - x),
+				 (int32_t)(box->y1 - y), 0, 0, box->x1, box->y1,
+				 box->x2 - box->x1, box->y2 - box->y1);
+}
+
+/*
+ * Draws one view: SRC where it is opaque (nothing below shows through,
+ * and nothing below was drawn there: those pixels are written once),
+ * OVER elsewhere, onto what the views below left. Where the opaque
+ * region covers pixels of an a8r8g8b8 buffer, their alpha is ignored, as
+ * the client declared: the same pixels are read as x8r8g8b8.
+ */
+static void draw_view(struct draw *d, pixman_image_t *target)
+{
+	pixman_region32_t rest;
+
+	if (pixman_region32_not_empty(&d->opaque)) {
+		pixman_image_t *opaque = d->image;
+
+		if (pixman_image_get_format(d->image) != PIXMAN_x8r8g8b8)
+			opaque = pixman_image_create_bits_no_clear(
+				PIXMAN_x8r8g8b8,
+				pixman_image_get_width(d->image),
+				pixman_image_get_height(d->image),
+				pixman_image_get_data(d->image),
+				pixman_image_get_stride(d->image));
+		if (opaque) {
+			if (opaque != d->image)
+				view_image_setup(d->view, opaque);
+			composite_clipped(PIXMAN_OP_SRC, opaque, target,
+					  &d->opaque, d->x, d->y, &d->box);
+			if (opaque != d->image)
+				pixman_image_unref(opaque);
+		} else {
+			/* No memory for the wrapper: blend, as if the
+			 * region were not there (same pixels when honest),
+			 * over budget or not: what it covers must be drawn. */
+			pixman_region32_clear(&d->opaque);
+			d->no_blend = false;
+		}
+	}
+	if (d->no_blend)
+		return;
+	pixman_region32_init(&rest);
+	pixman_region32_subtract(&rest, &d->clip, &d->opaque);
+	composite_clipped(PIXMAN_OP_OVER, d->image, target, &rest, d->x, d->y,
+			  &d->box);
+	pixman_region32_fini(&rest);
+}
+
+/* The fallback without per-view state: background, then every view
+ * over it, all clipped to @region. */
+static void render_plain(struct wlseal_scene *scene, pixman_image_t *target,
+			 pixman_region32_t *region, const pixman_color_t *bg)
+{
+	struct wlseal_scene_view *top;
+	pixman_box32_t *boxes;
+	int n;
+
+	boxes = pixman_region32_rectangles(region, &n);
+	pixman_image_fill_boxes(PIXMAN_OP_SRC, target, bg, n, boxes);
+	wl_list_for_each(top, &scene->views, link) {
+		struct scene_walk w;
+
+		scene_walk_begin(&w, top, 0, 0);
+		do {
+			struct wlseal_scene_view *v = w.v;
+			pixman_image_t *image = v->source->begin(v);
+			pixman_box32_t box;
+			int vw, vh;
+
+			if (!image)
+				continue;
+			view_image_setup(v, image);
+			view_extent(v, image, &vw, &vh);
+			if (scene_clip_box(scene, w.x, w.y, w.x + vw,
+					   w.y + vh, &box))
+				composite_clipped(PIXMAN_OP_OVER, image, target,
+						  region, w.x, w.y, &box);
+			pixman_image_unref(image);
+			v->source->end(v);
+		} while (scene_walk_next(&w));
+	}
+	pixman_image_set_clip_region32(target, NULL);
+}
+
+uint64_t wlseal_scene_render(struct wlseal_scene *scene,
+			     pixman_image_t *target, int age,
+			     pixman_region32_t *drawn)
+{
+	static const pixman_color_t bg = {
+		.red = ((WLSEAL_BACKGROUND >> 16) & 0xff) * 0x101,
+		.green = ((WLSEAL_BACKGROUND >> 8) & 0xff) * 0x101,
+		.blue = (WLSEAL_BACKGROUND & 0xff) * 0x101,
+		.alpha = 0xffff,
+	};
+	struct draw stack_draws[32], *draws = stack_draws;
+	pixman_region32_t region, covered, background;
+	pixman_box32_t *boxes;
+	uint64_t area;
+	int i, nviews;
+
+	/*
+	 * What to redraw depends on how stale the target is: a single
+	 * buffer (age 1) missed only the new damage; the back buffer of a
+	 * double-buffered output (age 2) also missed what the previous
+	 * frame drew into the other buffer; unknown content (age 0) is
+	 * redrawn entirely.
+	 */
+	pixman_region32_init(&region);
+	pixman_region32_copy(&region, &scene->damage);
+	if (age == 2)
+		pixman_region32_union(&region, &region, &scene->prev_damage);
+	else if (age != 1)
+		pixman_region32_union_rect(&region, &region, 0, 0,
+					   scene->width, scene->height);
+
+	/* Which views show where, top-down; then the background only
+	 * where no opaque view covers it, then the views bottom-up, each
+	 * clipped to what it shows: the cost follows damage, and a pixel
+	 * under an opaque view is written once. */
+	nviews = flatten(scene, NULL, 0);
+	if (nviews > (int)(sizeof(stack_draws) / sizeof(stack_draws[0])))
+		draws = calloc((size_t)nviews, sizeof(*draws));
+	if (!draws) {
+		/* No memory for the bookkeeping: draw everything in the
+		 * region bottom-up, which needs none (same pixels). */
+		render_plain(scene, target, &region, &bg);
+		goto done;
+	}
+	flatten(scene, draws, nviews);
+	pixman_region32_init(&covered);
+	find_visible(scene, &region, draws, nviews, &covered);
+	apply_overdraw(scene, draws, nviews);
+
+	pixman_region32_init(&background);
+	pixman_region32_subtract(&background, &region, &covered);
+	boxes = pixman_region32_rectangles(&background, &i);
+	pixman_image_fill_boxes(PIXMAN_OP_SRC, target, &bg, i, boxes);
+	pixman_region32_fini(&background);
+	pixman_region32_fini(&covered);
+
+	for (i = 0; i < nviews; i++) {
+		if (!draws[i].shown)
+			continue;
+		draw_view(&draws[i], target);
+		pixman_image_unref(draws[i].image);
+		draws[i].view->source->end(draws[i].view);
+		pixman_region32_fini(&draws[i].clip);
+		pixman_region32_fini(&draws[i].opaque);
+	}
+	pixman_image_set_clip_region32(target, NULL);
+	if (draws != stack_draws)
+		free(draws);
+done:
+	area = region_area(&region);
+
+	if (drawn)
+		pixman_region32_copy(drawn, &region);
+	pixman_region32_copy(&scene->prev_damage, &scene->damage);
+	pixman_region32_clear(&scene->damage);
+	pixman_region32_fini(&region);
+	return area;
+}
