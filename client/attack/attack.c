@@ -142,6 +142,7 @@ static void usage(FILE *f)
 "  --check             exit 1 when the outcome does not match the declared one\n"
 "  --probe-frames N    frames the well-behaved probe waits for (default 3, 0: none)\n"
 "  --timeout MS        per-wait timeout (default 3000)\n"
+"  --clients N         attacking connections of view-walk (default 4)\n"
 "  -v, --verbose       libwayland's log and progress on stderr\n"
 "  --help              this text\n"
 "\n"
@@ -169,6 +170,7 @@ int main(int argc, char **argv)
 		{ "check", no_argument, NULL, 'c' },
 		{ "probe-frames", required_argument, NULL, 'p' },
 		{ "timeout", required_argument, NULL, 't' },
+		{ "clients", required_argument, NULL, 'n' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
@@ -197,6 +199,7 @@ int main(int argc, char **argv)
 		case 'c': check = true; break;
 		case 'p': probe_want = atoi(optarg); break;
 		case 't': a.timeout_ms = atoi(optarg); break;
+		case 'n': a.clients = atoi(optarg); break;
 		case 'v': a.verbose = true; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
