@@ -309,14 +309,20 @@ int stall_fb_frame(struct fb_conn *fc, int feedbacks)
 
 int stall_fb_settle(struct fb_conn *fcs, int n, int timeout_ms)
 {
-	int64_t end = att_now_ms() + timeout_ms;
+	int64_t end = att_now_ms() + timeout_ms, seen[STALL_FB_MAX] = { 0 };
 	struct pollfd p[STALL_FB_MAX];
 
 	for (;;) {
+		int64_t now = att_now_ms();
 		bool all = true;
 
-		for (int i = 0; i < n; i++)
-			all = all && fcs[i].frame && fcs[i].pending <= 0;
+		for (int i = 0; i < n; i++) {
+			if (fcs[i].frame && !seen[i])
+				seen[i] = now;
+			all = all && fcs[i].frame &&
+			      (fcs[i].pending <= 0 ||
+			       now - seen[i] > STALL_FB_PATIENCE_MS);
+		}
 		if (all)
 			return 0;
 		if (att_now_ms() > end)

@@ -361,6 +361,7 @@ cancel:
 #define FB_OUTPUT_BINDS 64	/* --max-outputs-per-client */
 #define FB_CLIENTS 4		/* asking for feedbacks */
 #define FB_PER_FRAME 3000	/* under --max-feedbacks-per-client 4096 */
+#define FB_ALIVE_MAX 4000	/* with those a compositor left unanswered */
 
 ATT_SCENARIO(run_feedback_outputs, "feedback-outputs",
 	     "12 connections x 64 wl_output binds (the per-client limit), 4 more asking for 3000 presentation feedbacks every frame (under the feedback budget), each presented one walking all the binds: the victim keeps its frames, fresh clients get a first frame (asserted)",
@@ -371,7 +372,7 @@ ATT_SCENARIO(run_feedback_outputs, "feedback-outputs",
 	struct victim v;
 	uint32_t out_id;
 	int h, c = 0, frames = 0, refused = 0, bad;
-	long presented = 0, discarded = 0;
+	long presented = 0, discarded = 0, unanswered = 0;
 
 	memset(holders, 0, sizeof(holders));
 	memset(fcs, 0, sizeof(fcs));
@@ -416,7 +417,8 @@ ATT_SCENARIO(run_feedback_outputs, "feedback-outputs",
 	att_victim_go(&v);
 	while (att_victim_left_ms(&v) > 0) {
 		for (int i = 0; i < FB_CLIENTS; i++)
-			if (stall_fb_frame(&fcs[i], FB_PER_FRAME) != 0) {
+			if (stall_fb_frame(&fcs[i], FB_ALIVE_MAX - fcs[i].pending < FB_PER_FRAME ?
+					   FB_ALIVE_MAX - fcs[i].pending : FB_PER_FRAME) != 0) {
 				att_fail_setup(o, "feedback client %d lost sending", i);
 				break;
 			}
@@ -424,9 +426,10 @@ ATT_SCENARIO(run_feedback_outputs, "feedback-outputs",
 			break;
 		bad = stall_fb_settle(fcs, FB_CLIENTS, STALL_TIMEOUT_MS);
 		if (bad) {
-			att_fail_setup(o, "feedback client %d: %s", bad - 1,
-				       bad < 0 ? "frame not settled" :
-				       "connection lost (events of one frame past its socket?)");
+			if (bad < 0)
+				att_fail_setup(o, "a feedback client's frame callback did not come");
+			else
+				att_fail_setup(o, "feedback client %d: connection lost", bad - 1);
 			break;
 		}
 		frames++;
@@ -434,10 +437,11 @@ ATT_SCENARIO(run_feedback_outputs, "feedback-outputs",
 	for (int i = 0; i < FB_CLIENTS; i++) {
 		presented += fcs[i].presented;
 		discarded += fcs[i].discarded;
+		unanswered += fcs[i].pending;
 	}
-	att_note(o, "%d connections x %d wl_output binds (%d refused at a total); %d frames of %d x %d feedbacks: %ld presented, %ld discarded",
+	att_note(o, "%d connections x %d wl_output binds (%d refused at a total); %d frames of %d x %d feedbacks: %ld presented, %ld discarded, %ld unanswered",
 		 h, FB_OUTPUT_BINDS, refused, frames, FB_CLIENTS, FB_PER_FRAME,
-		 presented, discarded);
+		 presented, discarded, unanswered);
 	att_victim_end(&v, a, o);
 	goto out;
 cancel:
@@ -473,8 +477,14 @@ ATT_SCENARIO(run_keymap_inflight, "keymap-inflight",
 		return;
 	}
 	seat = stall_bind(a, &wl_seat_interface, 1, NULL);
-	if (!seat || att_roundtrip(a) != 0) {
-		att_fail_setup(o, "no wl_seat");
+	if (!seat) {
+		/* weston's headless backend without input devices. */
+		o->result = RES_SKIPPED;
+		att_note(o, "no wl_seat");
+		goto out;
+	}
+	if (att_roundtrip(a) != 0) {
+		att_fail_setup(o, "no answer after binding wl_seat");
 		goto out;
 	}
 	if (att_victim_start(&v, o) != 0)

@@ -70,9 +70,13 @@ int stall_fb_frame(struct fb_conn *fc, int feedbacks);
  * Read @n (at most STALL_FB_MAX) feedback clients at once until each has
  * its frame callback and no feedback left, so that the next frame's stay
  * inside the budget; a client not read while the compositor answers
- * another would have its socket fill. 0, the index + 1 of a connection
- * that failed, or -1 on timeout.
+ * another would have its socket fill. A compositor may leave feedbacks
+ * unanswered (sway 1.7 headless answers none): STALL_FB_PATIENCE_MS
+ * after the frame callback the frame counts as settled, and the caller
+ * asks for fewer next time. 0, the index + 1 of a connection that
+ * failed, or -1 on timeout.
  */
+#define STALL_FB_PATIENCE_MS 1000
 int stall_fb_settle(struct fb_conn *fcs, int n, int timeout_ms);
 
 /* A wl_keyboard listener counting keymaps in the long its data points

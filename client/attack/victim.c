@@ -39,6 +39,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -343,6 +344,8 @@ static pid_t spawn(int *rd, int ctl, int delay_ms, bool victim)
 	pid = fork();
 	if (pid == 0) {
 		close(p[0]);
+		/* An attacker killed by its timeout takes its clients along. */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		close_inherited(p[1], ctl);
 		signal(SIGPIPE, SIG_IGN);
 		if (victim)
