@@ -26,9 +26,10 @@
  * frame within FIRST_FRAME_MS.
  *
  *   VICTIM frames=N window_ms=5000 worst_gap_ms=G first_frame_ms=F
- *          after_first_frame_ms=A
+ *          after_first_frame_ms=A worst_gap_at_ms=T
  *
- * (-1: no frame within FIRST_FRAME_MS.)
+ * (-1: no frame within FIRST_FRAME_MS; T: when the worst gap ended,
+ * from the window's start.)
  */
 #include <dirent.h>
 #include <errno.h>
@@ -59,6 +60,7 @@ struct report {
 	int frames;		/* callbacks inside the window */
 	int late;		/* callbacks after it, while closing the gap */
 	int worst_gap_ms;
+	int worst_gap_at_ms;	/* when it ended, from the window's start */
 	int first_frame_ms;	/* the fresh clients: -1 when none came */
 	char error[160];	/* empty: all well */
 };
@@ -259,8 +261,10 @@ static void count_frame(struct report *r, int64_t go, int64_t t, int64_t last)
 		r->frames++;
 	else
 		r->late++;
-	if (t - last > r->worst_gap_ms)
+	if (t - last > r->worst_gap_ms) {
 		r->worst_gap_ms = (int)(t - last);
+		r->worst_gap_at_ms = (int)(t - go);
+	}
 }
 
 /*
@@ -298,8 +302,10 @@ static void victim_main(int out, int ctl)
 
 			/* Past the window and past the grace for its last gap. */
 			if (now >= end + FIRST_FRAME_MS) {
-				if (now - last > r.worst_gap_ms)
+				if (now - last > r.worst_gap_ms) {
 					r.worst_gap_ms = (int)(now - last);
+					r.worst_gap_at_ms = (int)(now - go);
+				}
 				snprintf(r.error, sizeof(r.error),
 					 "no frame callback for %lld ms",
 					 (long long)(now - last));
@@ -469,9 +475,9 @@ void att_victim_end(struct victim *v, struct attack *a, struct outcome *o)
 		after = 0;
 	reap(&after, &after_rd);
 
-	printf("VICTIM frames=%d window_ms=%d worst_gap_ms=%d first_frame_ms=%d after_first_frame_ms=%d\n",
+	printf("VICTIM frames=%d window_ms=%d worst_gap_ms=%d first_frame_ms=%d after_first_frame_ms=%d worst_gap_at_ms=%d\n",
 	       vr.frames, VICTIM_WINDOW_MS, vr.worst_gap_ms, nr.first_frame_ms,
-	       ar.first_frame_ms);
+	       ar.first_frame_ms, vr.worst_gap_at_ms);
 	fflush(stdout);
 	att_note(o, "victim: %d frames in %d ms, worst gap %d ms; first frame %d ms during, %d ms after",
 		 vr.frames, VICTIM_WINDOW_MS, vr.worst_gap_ms, nr.first_frame_ms,
