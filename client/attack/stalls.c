@@ -79,8 +79,10 @@ ATT_SCENARIO(run_view_walk, "view-walk",
 		struct wl_subcompositor *sc;
 		struct wl_subsurface *sub;
 
-		if (stall_connect(x, o, c) != 0)
+		if (stall_connect(x, o, c) != 0) {
+			c++;
 			break;
+		}
 		sc = stall_bind(x, &wl_subcompositor_interface, 1, NULL);
 		tls[c] = calloc(WALK_TOPLEVELS, sizeof(**tls));
 		bufs[c] = stall_buffer(x, o, 1, 1, XRGB, 0xff808080u);
