@@ -136,12 +136,21 @@ static void usage(FILE *f)
 "policy; probe-frames counts frame callbacks a fresh well-behaved client\n"
 "received after the attack, probe-worst-ms is the slowest of them after the\n"
 "first (commit to frame callback).\n"
+"The stall scenarios print a line before it:\n"
+"  VICTIM frames=N window_ms=5000 worst_gap_ms=G first_frame_ms=F\n"
+"         after_first_frame_ms=A worst_gap_at_ms=T\n"
+"what a well-behaved client redrawing on every frame callback during the\n"
+"attack got (frame callbacks in the window, the worst gap between two),\n"
+"and the time to a first frame of a client connecting during (F) and\n"
+"after (A) the attack, -1 when none came within 10 s; T is when the\n"
+"worst gap ended, in ms from the window's start.\n"
 "\n"
 "  --list              every scenario: name, expected secure outcome, why\n"
 "  --expect SCENARIO   the declared secure-policy outcome of SCENARIO\n"
 "  --check             exit 1 when the outcome does not match the declared one\n"
 "  --probe-frames N    frames the well-behaved probe waits for (default 3, 0: none)\n"
 "  --timeout MS        per-wait timeout (default 3000)\n"
+"  --clients N         attacking connections of view-walk (default 4)\n"
 "  -v, --verbose       libwayland's log and progress on stderr\n"
 "  --help              this text\n"
 "\n"
@@ -169,6 +178,7 @@ int main(int argc, char **argv)
 		{ "check", no_argument, NULL, 'c' },
 		{ "probe-frames", required_argument, NULL, 'p' },
 		{ "timeout", required_argument, NULL, 't' },
+		{ "clients", required_argument, NULL, 'n' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
@@ -197,6 +207,7 @@ int main(int argc, char **argv)
 		case 'c': check = true; break;
 		case 'p': probe_want = atoi(optarg); break;
 		case 't': a.timeout_ms = atoi(optarg); break;
+		case 'n': a.clients = atoi(optarg); break;
 		case 'v': a.verbose = true; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;

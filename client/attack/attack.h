@@ -53,7 +53,7 @@ struct outcome {
 	int code;            /* protocol error code, -1 if none */
 	char interface[64];  /* interface the error was posted on */
 	char message[256];   /* the error text the compositor sent */
-	char note[256];      /* what the attack observed locally */
+	char note[512];      /* what the attack observed locally */
 	int signal;          /* compositor's death signal when observable */
 };
 
@@ -89,6 +89,7 @@ struct attack {
 	pid_t compositor_pid; /* from SO_PEERCRED, 0 if unknown */
 	int timeout_ms;
 	bool verbose;
+	int clients;	/* --clients: connections of view-walk (0: its default) */
 };
 
 /* Categories, in --list order: one scenario file each. */
@@ -100,6 +101,7 @@ enum att_category {
 	ATT_CAT_RESOURCES,	/* resources.c */
 	ATT_CAT_EXT,		/* ext.c */
 	ATT_CAT_BUDGETS,	/* storms.c */
+	ATT_CAT_STALLS,		/* stalls.c */
 };
 
 struct scenario {
@@ -143,6 +145,27 @@ int att_raw_fd(struct attack *a);
  * stopped it, @worst_ms is the slowest frame after the first). */
 int att_probe_frames(int want, int timeout_ms, char *why, size_t whylen,
 		     int *worst_ms);
+
+/* victim.c: the well-behaved clients measured beside a stall scenario
+ * (a redrawing window in a process of its own, and fresh clients timing
+ * their first frame during and after the attack). */
+struct victim {
+	pid_t pid, newcomer;	/* 0: not running */
+	int report, ctl, newcomer_report;
+	int64_t go_ms;		/* the measured window's start, 0 before */
+};
+/* Fork the victim and wait for its first frame; -1 (setup failed, said
+ * in @o) otherwise. */
+int att_victim_start(struct victim *v, struct outcome *o);
+/* The measured window starts now; a fresh client connects a second in. */
+void att_victim_go(struct victim *v);
+/* Milliseconds left in the window (0 once it is over). */
+int att_victim_left_ms(const struct victim *v);
+/* Wait for the window's end, collect what the clients saw, time a fresh
+ * client after the attack, print the VICTIM line, assert the outcome. */
+void att_victim_end(struct victim *v, struct attack *a, struct outcome *o);
+/* Stop the clients without a verdict (the attack could not be set up). */
+void att_victim_cancel(struct victim *v);
 
 /* harness.c, files: a memfd of size bytes, sealable when mfd_flags is
  * MFD_ALLOW_SEALING (common/memfd.c's upstream path), not filled. */

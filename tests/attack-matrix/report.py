@@ -2,7 +2,8 @@
 """tests/attack-matrix/report.py RAW OUT TARGETS: the attack matrix's
 report. RAW has one line per run as run-attack-matrix writes it
 (compositor, scenario, OUTCOME line, alive|died|no-start|unavailable, wait
-status, the declared outcome; tab-separated); TARGETS the compositors,
+status, the declared outcome, the VICTIM line of a stall scenario;
+tab-separated); TARGETS the compositors,
 comma-separated. Writes OUT/attack-matrix.md and OUT/attack-matrix.json
 and prints the table. Exit status 1 when wlseal-secure died or did not
 match a declared outcome.
@@ -24,10 +25,14 @@ def signame(n):
 
 rows, order = {}, []
 for rec in open(raw).read().splitlines():
-    target, scen, line, state, status, expect = (rec.split('\t') + [''] * 6)[:6]
+    target, scen, line, state, status, expect, victim = (rec.split('\t') + [''] * 7)[:7]
     o = fields(line) if line else {}
     entry = {'compositor': target, 'scenario': scen, 'outcome_line': line,
              'expect_secure': expect, 'compositor_state': state}
+    if victim:
+        entry['victim_line'] = victim
+        entry['victim'] = {k: int(v) for k, v in fields(victim).items()
+                           if re.fullmatch(r'-?\d+', v)}
     if state in ('died', 'no-start') and status:
         # bash's wait status: 128+N for a death by signal N.
         st = int(status)
@@ -109,6 +114,28 @@ for scen in order:
     exp = next(iter(r.values()))['expect_secure']
     md.append(f"| {scen} | {esc(exp)} | " +
               ' | '.join(esc(r[t]['cell']) if t in r else '' for t in targets) + ' |')
+stalls = [s for s in order if any('victim' in e for e in rows[s].values())]
+if stalls:
+    md += ['', '## Stall scenarios: the victim beside the attack', '',
+           'A well-behaved client redrawing a 256x256 window on every frame '
+           'callback during the attack: frame callbacks in a 5 s window, the '
+           'worst gap between two (ms; at: when it ended, ms into the window); '
+           "a fresh client's time from connect to its first frame, connecting "
+           '1 s into the window / after the attack (ms, -1: none within 10 s). '
+           'Reported, not judged.', '',
+           '| scenario | ' + ' | '.join(targets) + ' |',
+           '|---|' + '---|' * len(targets)]
+
+    def vcell(e):
+        v = e.get('victim') if e else None
+        if not v:
+            return e['cell'] if e else ''
+        return (f"{v.get('frames')} frames, gap {v.get('worst_gap_ms')} "
+                f"(at {v.get('worst_gap_at_ms')}); "
+                f"first {v.get('first_frame_ms')} / {v.get('after_first_frame_ms')}")
+    for scen in stalls:
+        md.append(f"| {scen} | " + ' | '.join(esc(vcell(rows[scen].get(t)))
+                                              for t in targets) + ' |')
 md += ['', '## Compositor deaths', '']
 for t in targets:
     dead = [s for s in order if t in rows[s] and rows[s][t]['compositor_state'] == 'died']
