@@ -29,6 +29,7 @@ struct wlseal_options {
 	const char *drm_device;
 	int width, height;	/* headless size; preferred DRM mode */
 	const char *socket;
+	int max_clients;	/* --max-clients, 0: derived from the fd table */
 	enum wlseal_shm_mode shm;
 	enum wlseal_policy policy;
 	/* Policy settings from the command line, applied over the --policy
