@@ -100,6 +100,7 @@ enum att_category {
 	ATT_CAT_RESOURCES,	/* resources.c */
 	ATT_CAT_EXT,		/* ext.c */
 	ATT_CAT_BUDGETS,	/* storms.c */
+	ATT_CAT_CONNECTIONS,	/* connections.c */
 };
 
 struct scenario {
