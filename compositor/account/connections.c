@@ -398,7 +398,14 @@ static void admit(int fd)
 		evict(v, now);
 	}
 	if (!wl_client_create(st.display, fd)) {
-		log_admit("cannot create a client: %m");
+		int err = errno;
+
+		/* EMFILE: accept() had the last fd, the event source's dup
+		 * found none. */
+		log_admit("cannot create a client: %s", strerror(err));
+		tell_refused(fd, err == EMFILE || err == ENFILE ?
+			     "refused: compositor out of file descriptors" :
+			     "refused: compositor cannot create a client");
 		close(fd);
 	}
 }
