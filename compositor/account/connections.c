@@ -573,11 +573,6 @@ bool wlseal_connections_init(struct wl_display *display, int listen_fd,
 	return true;
 }
 
-int wlseal_connections_max(void)
-{
-	return st.max;
-}
-
 void wlseal_connections_finish(void)
 {
 	struct conn *c, *tmp;

@@ -24,8 +24,6 @@ struct wl_client;
  * most @max_clients at once (0: the default for this fd table). */
 bool wlseal_connections_init(struct wl_display *display, int listen_fd,
 			     int max_clients);
-/* The cap in force, and the fd table it was derived from (for the log). */
-int wlseal_connections_max(void);
 /* After wl_display_destroy_clients(). */
 void wlseal_connections_finish(void);
 
