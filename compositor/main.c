@@ -22,6 +22,7 @@
 #include "account.h"
 #include "backend.h"
 #include "cpu.h"
+#include "connections.h"
 #include "fd-guard.h"
 #include "heap.h"
 #include "input.h"
@@ -30,6 +31,7 @@
 #include "repaint.h"
 #include "server.h"
 #include "shm.h"
+#include "socket.h"
 #include "wl.h"
 
 /* The command line; the other layers get what they need of it, each
@@ -39,6 +41,7 @@ struct wlseal_options {
 	const char *drm_device;
 	int width, height;	/* headless size; preferred DRM mode */
 	const char *socket;
+	int max_clients;	/* --max-clients, 0: derived from the fd table */
 	enum wlseal_shm_mode shm;
 	enum wlseal_policy policy;
 	/* Policy settings from the command line, applied over the --policy
@@ -63,17 +66,16 @@ struct wlseal_options {
 
 static struct wlseal_options *options;
 
-/* Per-client bookkeeping, only for the connect/disconnect log lines. */
+/* Per-client bookkeeping of main.c: the heap is trimmed after a client
+ * leaves. The connect and disconnect lines are account/connections.c's. */
 struct wlseal_client {
 	struct wl_listener destroy;
-	pid_t pid;
 };
 
 static void client_destroyed(struct wl_listener *listener, void *data)
 {
 	struct wlseal_client *c = wl_container_of(listener, c, destroy);
 
-	wlseal_log("client disconnected pid=%d", (int)c->pid);
 	wl_list_remove(&c->destroy.link);
 	free(c);
 	wlseal_heap_client_gone();
@@ -95,10 +97,8 @@ static void client_created(struct wl_listener *listener, void *data)
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return;
-	c->pid = wlseal_client_pid(client);
 	c->destroy.notify = client_destroyed;
 	wl_client_add_destroy_listener(client, &c->destroy);
-	wlseal_log("client connected pid=%d", (int)c->pid);
 }
 
 static bool shm_releasing(void *data)
@@ -182,7 +182,13 @@ static void usage(FILE *f)
 "  --size=WxH               headless output size; preferred DRM mode size\n"
 "                           (default 1024x768 headless)\n"
 "  --socket=NAME            socket name in $XDG_RUNTIME_DIR (default: first\n"
-"                           free wayland-N)\n"
+"                           free wayland-N); NAME.lock beside it is held\n"
+"                           while the compositor runs\n"
+"  --max-clients=N          connections at once (default: what a quarter of\n"
+"                           the fd table holds at 4 fds each, 16 to 1024);\n"
+"                           past it a new connection evicts the oldest one\n"
+"                           that never mapped a window, or is refused when\n"
+"                           all have\n"
 "  --shm=wlseal|libwayland  wl_shm implementation (default wlseal)\n"
 "  --policy=secure|permissive\n"
 "                           wlseal shm policy: secure requires F_SEAL_SHRINK\n"
@@ -241,7 +247,8 @@ static void usage(FILE *f)
 "  --help                   show this help\n"
 "\n"
 "Log lines go to stderr: one per client connect/disconnect and per refused\n"
-"request (client pid, reason). The line 'wlseal-compositor: ready\n"
+"request (client pid, reason), at most a few dozen a second, with a count\n"
+"of the lines not logged. The line 'wlseal-compositor: ready\n"
 "WAYLAND_DISPLAY=NAME' is printed once clients can connect.\n");
 }
 
@@ -254,7 +261,7 @@ static bool parse_options(int argc, char **argv, struct wlseal_options *o)
 	       O_PRINT_FRAMES, O_SCREENSHOT, O_SCREENSHOT_FRAME, O_EXIT_AFTER,
 	       O_MAX_POOLS_PER_CLIENT, O_MAX_POOL_MEMORY, O_OOM_SCORE_ADJ,
 	       O_VERBOSE, O_HELP, O_REQUIRE_SEALS, O_ACCEPT_SEALS,
-	       O_MAX_POOL_SIZE, O_POLICY_FILE, O_INPUT,
+	       O_MAX_POOL_SIZE, O_POLICY_FILE, O_INPUT, O_MAX_CLIENTS,
 	       O_BUDGET /* + enum wlseal_budget: the --max-*-per-client */ };
 	/* Not static: the budget options take their names from objects.c. */
 	const struct option longopts[] = {
@@ -278,6 +285,7 @@ static bool parse_options(int argc, char **argv, struct wlseal_options *o)
 		{ "max-pool-size", required_argument, NULL, O_MAX_POOL_SIZE },
 		{ "policy-file", required_argument, NULL, O_POLICY_FILE },
 		{ "input", required_argument, NULL, O_INPUT },
+		{ "max-clients", required_argument, NULL, O_MAX_CLIENTS },
 #define BUDGET_OPT(k) { wlseal_budget_info[k].option, required_argument, NULL, O_BUDGET + (k) }
 		BUDGET_OPT(WLSEAL_BUDGET_SURFACES),
 		BUDGET_OPT(WLSEAL_BUDGET_SUBSURFACES),
@@ -346,6 +354,12 @@ static bool parse_options(int argc, char **argv, struct wlseal_options *o)
 			if (o->n_inputs == (int)(sizeof(o->inputs) / sizeof(o->inputs[0])))
 				return wlseal_option_bad("too many --input options");
 			o->inputs[o->n_inputs++] = optarg;
+			break;
+		case O_MAX_CLIENTS:
+			if (!wlseal_option_uint(optarg, 1, 1000000, &n))
+				return wlseal_option_bad("--max-clients must be a "
+							 "number from 1 to 1000000");
+			o->max_clients = (int)n;
 			break;
 		case O_PRINT_FRAMES:
 			o->print_frames = true;
@@ -469,6 +483,7 @@ int main(int argc, char **argv)
 {
 	struct wlseal_server server = {0};
 	struct wlseal_options opts = {0};
+	struct wlseal_socket sock = { .fd = -1, .lock_fd = -1 };
 	struct wlseal_input input;
 	struct wlseal_options *o = &opts;
 	int ret = 1;
@@ -571,20 +586,14 @@ int main(int argc, char **argv)
 		wl_event_source_timer_update(server.exit_timer, o->exit_after * 1000);
 	}
 
-	if (o->socket) {
-		if (wl_display_add_socket(server.display, o->socket)) {
-			wlseal_log("cannot create socket '%s' (is XDG_RUNTIME_DIR set?)",
-				   o->socket);
-			goto out_input;
-		}
-		server.socket_name = o->socket;
-	} else {
-		server.socket_name = wl_display_add_socket_auto(server.display);
-		if (!server.socket_name) {
-			wlseal_log("cannot create a socket (is XDG_RUNTIME_DIR set?)");
-			goto out_input;
-		}
+	/* Our own socket, accepted by admission control. */
+	if (!wlseal_socket_open(&sock, o->socket))
+		goto out_input;
+	if (!wlseal_connections_init(server.display, sock.fd, o->max_clients)) {
+		wlseal_log("cannot listen for clients");
+		goto out_input;
 	}
+	server.socket_name = sock.name;
 	wlseal_log("backend=%s size=%dx%d shm=%s",
 		   server.backend->name, server.backend->width,
 		   server.backend->height, shm_name(o));
@@ -624,6 +633,8 @@ out_backend:
 	wlseal_repaint_finish(&server);
 out_display:
 	wl_display_destroy_clients(server.display);
+	wlseal_connections_finish();
+	wlseal_socket_close(&sock);
 	wlseal_fd_guard_finish();
 	wl_display_destroy(server.display);
 	return ret;

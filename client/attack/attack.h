@@ -102,6 +102,7 @@ enum att_category {
 	ATT_CAT_EXT,		/* ext.c */
 	ATT_CAT_BUDGETS,	/* storms.c */
 	ATT_CAT_STALLS,		/* stalls.c */
+	ATT_CAT_CONNECTIONS,	/* connections.c */
 };
 
 struct scenario {

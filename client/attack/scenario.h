@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * scenario.h - what every scenario file (files.c, seals.c, buffers.c,
- * lifetimes.c, resources.c, ext.c, storms.c) shares: the declared outcomes, the
+ * lifetimes.c, resources.c, ext.c, storms.c, connections.c) shares: the declared outcomes, the
  * ATT_SCENARIO macro that puts each table entry right above its function,
  * and the steps of steps.c.
  *

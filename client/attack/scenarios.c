@@ -2,8 +2,8 @@
 /*
  * scenarios.c - the table of every scenario, gathered from the entries
  * that ATT_SCENARIO (scenario.h) places next to each scenario's function
- * in files.c, seals.c, buffers.c, lifetimes.c, resources.c, ext.c and
- * storms.c.
+ * in files.c, seals.c, buffers.c, lifetimes.c, resources.c, ext.c,
+ * storms.c and connections.c.
  *
  * The linker collects the entries' pointers in the att_scenarios section
  * in no promised order; sorting by category and source line gives --list

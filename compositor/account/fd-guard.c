@@ -25,6 +25,11 @@
  * (libwayland-client's MAX_FDS_OUT, 28; a unix stream read never merges
  * two messages' fds). More, and the client is disconnected with an error
  * naming the count, and libwayland closes every fd it held.
+ *
+ * What a connection holds within that limit is reported to admission
+ * control (account/connections.c) at the same moment, and again when a
+ * request takes some: fds held for long are a message that never
+ * completes, and they count against the connections' share of the table.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -37,6 +42,7 @@
 #include <wayland-server-core.h>
 
 #include "cpu.h"
+#include "connections.h"
 #include "fd-guard.h"
 #include "log.h"
 
@@ -63,20 +69,39 @@ static struct guarded *lookup(int fd)
 	return fd >= 0 && fd < n_by_fd ? by_fd[fd] : NULL;
 }
 
+static void check_all(void *data);
+
+/* Look at @g once the requests read so far are handled. */
+static void watch(struct guarded *g)
+{
+	if (g->checking)
+		return;
+	g->checking = true;
+	wl_list_insert(checking.prev, &g->check_link);
+	if (!idle)
+		idle = wl_event_loop_add_idle(
+			wl_display_get_event_loop(guard_display), check_all, NULL);
+}
+
 static void check_all(void *data)
 {
-	struct guarded *g, *tmp;
-
 	(void)data;
 	idle = NULL;
-	wl_list_for_each_safe(g, tmp, &checking, check_link) {
+	/* One at a time from the head: handling one may destroy other
+	 * clients (an eviction), whose entries then leave the list. */
+	while (!wl_list_empty(&checking)) {
+		struct guarded *g = wl_container_of(checking.next, g, check_link);
 		uint64_t held = g->received - g->taken;
 
 		wl_list_remove(&g->check_link);
 		wl_list_init(&g->check_link);
 		g->checking = false;
-		if (held <= WLSEAL_FDS_WAITING_MAX)
+		if (held <= WLSEAL_FDS_WAITING_MAX) {
+			/* May evict clients, this one too: g is not used
+			 * after it. */
+			wlseal_connections_parked(g->client, (unsigned int)held);
 			continue;
+		}
 		wlseal_log("client pid=%d sent %llu file descriptors with requests that take none (at most %d may wait for their request): disconnected",
 			   (int)wlseal_client_pid(g->client),
 			   (unsigned long long)held, WLSEAL_FDS_WAITING_MAX);
@@ -108,14 +133,7 @@ ssize_t recvmsg(int fd, struct msghdr *msg, int flags)
 	if (!fds)
 		return n;
 	g->received += fds;
-	if (!g->checking) {
-		g->checking = true;
-		wl_list_insert(checking.prev, &g->check_link);
-		if (!idle)
-			idle = wl_event_loop_add_idle(
-				wl_display_get_event_loop(guard_display),
-				check_all, NULL);
-	}
+	watch(g);
 	return n;
 }
 
@@ -131,8 +149,10 @@ static void log_request(void *data, enum wl_protocol_logger_type type,
 		if (*sig != 'h')
 			continue;
 		g = lookup(wl_client_get_fd(wl_resource_get_client(m->resource)));
-		if (g)
+		if (g) {
 			g->taken++;
+			watch(g);
+		}
 	}
 }
 

@@ -27,6 +27,7 @@
 
 #include <wayland-server-core.h>
 
+#include "connections.h"
 #include "log.h"
 #include "wl.h"
 #include "xdg-shell-server-protocol.h"
@@ -173,6 +174,9 @@ void wlseal_xdg_toplevel_commit(struct wlseal_xdg_toplevel *tl)
 	}
 	if (s->has_content && !s->view.mapped) {
 		wlseal_scene_map(&s->server->scene, &s->view);
+		/* A window on screen: its connection is never evicted to
+		 * make room for new ones (account/connections.c). */
+		wlseal_connections_mark_mapped(wl_resource_get_client(s->resource));
 		tl->cascade_x = s->view.x;
 		tl->cascade_y = s->view.y;
 		wlseal_scene_move(&s->server->scene, &s->view, spot(tl, true),

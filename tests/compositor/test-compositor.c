@@ -7,8 +7,9 @@
  * first failed check.
  *
  * This file holds the table of cases; the cases are in shm-cases.c (the
- * wl_shm policy, with a raw client) and scene-cases.c (real clients,
- * screenshots), what they share in fixtures.c.
+ * wl_shm policy, with a raw client), scene-cases.c (real clients,
+ * screenshots) and connection-cases.c (the socket, admission control),
+ * what they share in fixtures.c.
  */
 #include <stdio.h>
 #include <sys/wait.h>
@@ -63,6 +64,12 @@ static const struct harness_test tests[] = {
 	{ "client-seal-api", test_seal_api },
 	{ "weston-simple-shm", test_weston_simple_shm },
 	{ "weston-presentation-shm", test_weston_presentation_shm },
+	{ "socket-lock", test_socket_lock },
+	{ "socket-stale", test_socket_stale },
+	{ "evict-unmapped", test_evict_unmapped },
+	{ "refuse-all-mapped", test_refuse_all_mapped },
+	{ "evict-parked-first", test_evict_parked_first },
+	{ "accept-full-table", test_accept_full_table },
 };
 
 int main(int argc, char **argv)

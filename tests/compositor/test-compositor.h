@@ -66,4 +66,12 @@ void test_libwayland_sigbus_handler(void);
 void test_weston_simple_shm(void);
 void test_weston_presentation_shm(void);
 
+/* connection-cases.c */
+void test_socket_lock(void);
+void test_socket_stale(void);
+void test_evict_unmapped(void);
+void test_refuse_all_mapped(void);
+void test_evict_parked_first(void);
+void test_accept_full_table(void);
+
 #endif
