@@ -35,7 +35,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <linux/sockios.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -52,6 +54,9 @@ struct guarded {
 	struct wl_listener destroy;
 	bool checking;			/* in the checking list already */
 	struct wl_list check_link;	/* checking */
+	/* Fds we sent that the client has not read yet: counted from the
+	 * last moment its socket was seen empty (sendmsg below). */
+	uint64_t unread_sent;
 };
 
 static struct wl_display *guard_display;
@@ -92,6 +97,23 @@ static void check_all(void *data)
 	while (!wl_list_empty(&checking)) {
 		struct guarded *g = wl_container_of(checking.next, g, check_link);
 		uint64_t held = g->received - g->taken;
+
+		if (g->unread_sent > WLSEAL_FDS_UNREAD_MAX) {
+			wl_list_remove(&g->check_link);
+			wl_list_init(&g->check_link);
+			g->checking = false;
+			wlseal_log("client pid=%d left %llu file descriptors we sent unread in its socket (at most %d): disconnected",
+				   (int)wlseal_client_pid(g->client),
+				   (unsigned long long)g->unread_sent,
+				   WLSEAL_FDS_UNREAD_MAX);
+			wl_client_post_implementation_error(g->client,
+				"%llu file descriptors sent to you are unread in your socket (at most %d)",
+				(unsigned long long)g->unread_sent,
+				WLSEAL_FDS_UNREAD_MAX);
+			wl_client_flush(g->client);
+			wl_client_destroy(g->client);	/* frees g */
+			continue;
+		}
 
 		wl_list_remove(&g->check_link);
 		wl_list_init(&g->check_link);
@@ -134,6 +156,49 @@ ssize_t recvmsg(int fd, struct msghdr *msg, int flags)
 		return n;
 	g->received += fds;
 	watch(g);
+	return n;
+}
+
+/*
+ * The C library's sendmsg(), as libwayland-server flushes a client's
+ * events: the fds in flight to a client that does not read.
+ *
+ * An fd passed over a unix socket stays open, and is charged by the
+ * kernel to the sender's user (unix_inflight: past RLIMIT_NOFILE of them
+ * every later send with an fd fails with ETOOMANYREFS), until the peer
+ * reads it. A client that asks for a keymap thousands of times and never
+ * reads would thus make the compositor hold thousands of files it cannot
+ * close, and then refuse every other client its keymap. The kernel tells
+ * how much of what we sent is still queued (SIOCOUTQ): when nothing is,
+ * every fd we sent was read, and the count starts again; otherwise the
+ * fds of every send add up, and past WLSEAL_FDS_UNREAD_MAX the client is
+ * disconnected once the current dispatch is done (check_all), with an
+ * error that says why. An honest client reads its socket whenever it is
+ * readable and gets a few fds in its life (a keymap per keyboard).
+ */
+ssize_t sendmsg(int fd, const struct msghdr *msg, int flags)
+{
+	struct guarded *g = lookup(fd);
+	struct cmsghdr *cm;
+	uint64_t fds = 0;
+	int queued = 0;
+	ssize_t n;
+
+	if (g && msg->msg_controllen) {
+		for (cm = CMSG_FIRSTHDR(msg); cm;
+		     cm = CMSG_NXTHDR((struct msghdr *)msg, cm))
+			if (cm->cmsg_level == SOL_SOCKET &&
+			    cm->cmsg_type == SCM_RIGHTS)
+				fds += (cm->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+		if (fds && ioctl(fd, SIOCOUTQ, &queued) == 0 && queued == 0)
+			g->unread_sent = 0;
+	}
+	n = syscall(SYS_sendmsg, fd, msg, flags);
+	if (n > 0 && fds) {
+		g->unread_sent += fds;
+		if (g->unread_sent > WLSEAL_FDS_UNREAD_MAX)
+			watch(g);
+	}
 	return n;
 }
 
