@@ -53,6 +53,24 @@ static int memfd(unsigned int flags, unsigned int seals, off_t size)
 	return fd;
 }
 
+/* A file of SIZE bytes made from @tmpl and unlinked at once, or -1. */
+static int unlinked_file(const char *tmpl)
+{
+	char path[128];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s", tmpl);
+	fd = mkstemp(path);
+	if (fd < 0)
+		return -1;
+	unlink(path);
+	if (ftruncate(fd, SIZE) < 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 /* Checks @fd against @policy for @size bytes: @want the reason (0:
  * accepted); closes @fd. */
 static void expect(const struct wlseal_shm_policy *policy, int fd,
@@ -149,33 +167,11 @@ int main(void)
 	}
 
 	/* Files that cannot carry the seals the argument needs. */
-	{
-		char tmpl[] = "/dev/shm/test-seal-check-XXXXXX";
-		int fd = mkstemp(tmpl);
-
-		if (fd >= 0) {
-			unlink(tmpl);
-			if (ftruncate(fd, SIZE) < 0) {
-				close(fd);
-				fd = -1;
-			}
-		}
-		/* tmpfs answers F_GET_SEALS with F_SEAL_SEAL: never SHRINK. */
-		expect(&secure, fd, SIZE, MISSING, "a /dev/shm (tmpfs) file");
-	}
-	{
-		char tmpl[] = "test-seal-check-disk-XXXXXX";
-		int fd = mkstemp(tmpl);
-
-		if (fd >= 0) {
-			unlink(tmpl);
-			if (ftruncate(fd, SIZE) < 0) {
-				close(fd);
-				fd = -1;
-			}
-		}
-		expect(&secure, fd, SIZE, NOT_SEALABLE, "a file on the build's disk");
-	}
+	/* tmpfs answers F_GET_SEALS with F_SEAL_SEAL: never SHRINK. */
+	expect(&secure, unlinked_file("/dev/shm/test-seal-check-XXXXXX"), SIZE,
+	       MISSING, "a /dev/shm (tmpfs) file");
+	expect(&secure, unlinked_file("test-seal-check-disk-XXXXXX"), SIZE,
+	       NOT_SEALABLE, "a file on the build's disk");
 	if (pipe(p) == 0) {
 		close(p[1]);
 		expect(&secure, p[0], SIZE, NOT_SEALABLE, "a pipe");
