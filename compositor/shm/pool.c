@@ -20,27 +20,35 @@
 
 #include "account.h"
 #include "check.h"
+#include "closer.h"
 #include "log.h"
 #include "pool.h"
 #include "seal-list.h"
 #include "shm.h"
 #include "wlseal-shm-policy-v1-server-protocol.h"
 
-/* Everything the pool holds goes back: mapping, fd, budget. */
+/* closer.c unmapped and closed what the pool held: its budget goes back
+ * now (fd_open says whether it still had its fd then). */
+static void pool_closed(void *item)
+{
+	struct wlseal_pool *pool = item;
+
+	if (pool->account)
+		wlseal_pool_uncharge(pool->account, pool->map_len,
+				     pool->fd_open);
+	free(pool);
+}
+
+/* Everything the pool holds goes back: mapping and fd on the closer
+ * thread (closer.c: their last reference may free the whole file), then
+ * the budget. */
 static void pool_release(struct wlseal_pool *pool)
 {
+	pool->fd_open = pool->fd >= 0;
 	/* The length we mapped, not the pool's: on hugetlbfs a length
 	 * that is no multiple of the huge page fails with EINVAL and would
 	 * leak the mapping, the file and its huge page reservation. */
-	if (munmap(pool->data, pool->map_len) < 0)
-		wlseal_log("munmap of a %zu-byte pool mapping failed: %s",
-			   pool->map_len, strerror(errno));
-	if (pool->fd >= 0)
-		close(pool->fd);
-	if (pool->account)
-		wlseal_pool_uncharge(pool->account, pool->map_len,
-				     pool->fd >= 0);
-	free(pool);
+	wlseal_closer_put(pool->data, pool->map_len, pool->fd, pool);
 }
 
 /* A departed client's pools are released by the reaper (below). */
@@ -191,12 +199,14 @@ bool wlseal_pool_reaper_init(struct wlseal_shm *shm)
 		shm->reap_efd = -1;
 		return false;
 	}
+	/* Without the thread, pools are released on the loop as before. */
+	wlseal_closer_start(loop, pool_closed);
 	return true;
 }
 
 bool wlseal_shm_releasing(const struct wlseal_shm *shm)
 {
-	return shm->reap_len > 0;
+	return shm->reap_len > 0 || wlseal_closer_pending() > 0;
 }
 
 void wlseal_shm_finish(struct wlseal_shm *shm)
@@ -204,6 +214,7 @@ void wlseal_shm_finish(struct wlseal_shm *shm)
 	if (shm->reap_efd < 0)
 		return;
 	reap(shm, -1);
+	wlseal_closer_stop();
 	wl_event_source_remove(shm->reap_source);
 	close(shm->reap_efd);
 	shm->reap_source = NULL;

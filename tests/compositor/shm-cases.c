@@ -356,6 +356,12 @@ void test_reaper(void)
 	check(released == 200 && batches >= 7,
 	      "200 pools released in %d batches (%d released)", batches, released);
 	expect_accepted(&other, "the other client is served");
+	/* The last close of each file happens on the compositor's closer
+	 * thread (shm/closer.c); the heap is trimmed only once nothing is
+	 * being released any more. */
+	if (!proc_wait(&c.p, &from, "heap trimmed after clients left",
+		       TIMEOUT_MS, line, sizeof(line)))
+		fail("no heap trim after the greedy client's pools were released");
 	check(count_fds(c.p.pid) == base,
 	      "every pool fd closed: %d fds, %d before the greedy client",
 	      count_fds(c.p.pid), base);

@@ -34,6 +34,7 @@ struct wlseal_pool {
 	size_t map_len;	/* size rounded up to the file's page size */
 	size_t page;	/* that page size: 4 KiB, or the huge page size */
 	int refcount;
+	bool fd_open;	/* had its fd when handed to the closer thread */
 	struct wl_list reap_link;	/* shm->reap, once released later */
 };
 
