@@ -105,7 +105,7 @@ struct window {
 	struct stats stats;
 };
 
-/* main.c: one "wlseal-client: ..." line on stderr */
+/* log.c: one "wlseal-client: ..." line on stderr */
 void client_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* policy.c */

@@ -47,17 +47,6 @@
 #include "wlseal-shm-policy-v1-client-protocol.h"
 #include "xdg-shell-client-protocol.h"
 
-void client_log(const char *fmt, ...)
-{
-	char line[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "wlseal-client: %s\n", line);
-}
-
 static void wm_base_ping(void *data, struct xdg_wm_base *wm, uint32_t serial)
 {
 	xdg_wm_base_pong(wm, serial);

@@ -173,10 +173,9 @@ void att_victim_cancel(struct victim *v);
 int att_memfd_sparse(size_t size, unsigned int mfd_flags);
 /* The same, filled with a pattern, optionally sealed. */
 int att_memfd(size_t size, unsigned int mfd_flags, int seals);
-/* att_memfd(), and on failure the outcome says so (fail_setup). */
-int att_memfd_or_fail(struct outcome *o, size_t size, unsigned int mfd_flags,
-		      int seals);
 int att_fill(int fd, size_t offset, size_t size, uint32_t pixel);
+/* Our soft RLIMIT_NOFILE raised to the hard one. */
+void att_raise_nofile(void);
 struct wl_buffer *att_buffer(struct attack *a, struct wl_shm_pool *pool,
 			     int32_t offset, int32_t w, int32_t h,
 			     int32_t stride, uint32_t format);

@@ -23,7 +23,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
-#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -35,16 +34,6 @@
  * connections sit idle for IDLE_MS: accepting must not spin. */
 #define IDLE_MS 1000
 #define IDLE_CPU_MAX_MS 500
-
-static void raise_nofile(void)
-{
-	struct rlimit rl;
-
-	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
-		rl.rlim_cur = rl.rlim_max;
-		setrlimit(RLIMIT_NOFILE, &rl);
-	}
-}
 
 /* Open fds of @pid (same user: readable), -1 if unreadable. */
 static int compositor_fds(struct attack *a)
@@ -317,7 +306,7 @@ ATT_SCENARIO(run_connection_flood, "connection-flood",
 	struct herd h = { 0 };
 	int before = compositor_fds(a), most = before, stuck = 0, n;
 
-	raise_nofile();
+	att_raise_nofile();
 	if (!map_main(a, o))
 		return;
 	while (h.opened < FLOOD_CONNECTIONS && stuck < FLOOD_STUCK) {
@@ -396,7 +385,7 @@ ATT_SCENARIO(run_half_message_fds, "half-message-fds",
 		att_fail_setup(o, "eventfd: %s", strerror(errno));
 		return;
 	}
-	raise_nofile();
+	att_raise_nofile();
 	if (!map_main(a, o)) {
 		close(efd);
 		return;

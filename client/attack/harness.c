@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -374,14 +375,16 @@ int att_memfd(size_t size, unsigned int mfd_flags, int seals)
 	return fd;
 }
 
-int att_memfd_or_fail(struct outcome *o, size_t size, unsigned int mfd_flags,
-		      int seals)
+/* Raise our own fd limit to its hard limit: attacks that open many fds
+ * or connections must not stop at the soft one. */
+void att_raise_nofile(void)
 {
-	int fd = att_memfd(size, mfd_flags, seals);
+	struct rlimit rl;
 
-	if (fd < 0)
-		att_fail_setup(o, "memfd: %s", strerror(errno));
-	return fd;
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
 }
 
 struct wl_buffer *att_buffer(struct attack *a, struct wl_shm_pool *pool,

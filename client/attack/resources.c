@@ -13,7 +13,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/eventfd.h>
-#include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -29,15 +28,11 @@ ATT_SCENARIO(run_many_pools, "many-pools",
 	     SURVIVES)
 {
 	struct wl_shm_pool *last = NULL;
-	struct rlimit rl;
 	int n = 0;
 
 	/* libwayland-client dups each fd until it is sent; make sure our own
 	 * fd limit is not what stops us. */
-	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
-		rl.rlim_cur = rl.rlim_max;
-		setrlimit(RLIMIT_NOFILE, &rl);
-	}
+	att_raise_nofile();
 	for (; n < 2000; n++) {
 		int fd = att_memfd(4096, MFD_ALLOW_SEALING, F_SEAL_SHRINK);
 
@@ -83,17 +78,6 @@ ATT_SCENARIO(run_many_buffers, "many-buffers",
 	att_keep_presenting(a, buf, 1);
 }
 
-/* Raise our own fd limit: the attacks below must not stop at it. */
-static void raise_nofile(void)
-{
-	struct rlimit rl;
-
-	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
-		rl.rlim_cur = rl.rlim_max;
-		setrlimit(RLIMIT_NOFILE, &rl);
-	}
-}
-
 /*
  * The pool lock-out: {create_pool, create_buffer, wl_shm_pool.destroy},
  * keeping every buffer. Counted by wl_shm_pool resources this client holds
@@ -108,7 +92,7 @@ ATT_SCENARIO(run_pool_object_lockout, "pool-object-lockout",
 {
 	int n;
 
-	raise_nofile();
+	att_raise_nofile();
 	for (n = 0; n < 1100; n++) {
 		int fd = att_memfd(4096, MFD_ALLOW_SEALING, F_SEAL_SHRINK);
 		struct wl_shm_pool *pool;
@@ -173,7 +157,7 @@ ATT_SCENARIO(run_many_clients_pools, "many-clients-pools",
 	static struct attack heavy[HEAVY_CONNECTIONS];
 	int fd, c, refused = 0;
 
-	raise_nofile();
+	att_raise_nofile();
 	for (c = 0; c < HEAVY_CONNECTIONS; c++) {
 		struct attack *x = &heavy[c];
 
@@ -226,7 +210,7 @@ ATT_SCENARIO(run_many_clients_mappings, "many-clients-mappings",
 	struct wl_shm_pool *pool;
 	int fd, c, gone = 0;
 
-	raise_nofile();
+	att_raise_nofile();
 	for (c = 0; c < MAPPING_CONNECTIONS; c++) {
 		struct attack *x = &heavy[c];
 
@@ -421,7 +405,7 @@ ATT_SCENARIO(run_hole_charge, "hole-charge",
 		avail = (long long)CHARGE_MAX;
 	goal = avail / 4 * 5 < (long long)CHARGE_MAX ? avail / 4 * 5 :
 						      (long long)CHARGE_MAX;
-	raise_nofile();
+	att_raise_nofile();
 	for (c = 0; c < CHARGE_CONNECTIONS && size >= CHARGE_MIN; c++) {
 		struct attack *x = &conns[c];
 		int32_t rows = (int32_t)(size / CHARGE_STRIDE);
@@ -553,7 +537,7 @@ ATT_SCENARIO(run_parked_fds, "parked-fds",
 		att_fail_setup(o, "eventfd: %s", strerror(errno));
 		return;
 	}
-	raise_nofile();
+	att_raise_nofile();
 	for (c = 0; c < PARKED_CONNECTIONS; c++) {
 		struct attack *x = &conns[c];
 		struct wl_surface *s;

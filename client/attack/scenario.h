@@ -60,6 +60,9 @@
 	static void fn(struct attack *a, struct outcome *o)
 
 /* steps.c */
+/* att_memfd(), and on failure the outcome says so (fail_setup). */
+int att_memfd_or_fail(struct outcome *o, size_t size, unsigned int mfd_flags,
+		      int seals);
 /*
  * Create a pool of pool_size bytes on fd, a 64x64 XRGB8888 buffer at offset,
  * show it for `frames` frames. Stops at the first failure; the caller's fd

@@ -14,6 +14,18 @@
 
 /* --- common steps ------------------------------------------------------------ */
 
+/* A memfd as att_memfd() makes it, or the outcome records why not. */
+int att_memfd_or_fail(struct outcome *o, size_t size, unsigned int mfd_flags,
+		      int seals)
+{
+	int fd = att_memfd(size, mfd_flags, seals);
+
+	if (fd < 0)
+		att_fail_setup(o, "memfd: %s", strerror(errno));
+	return fd;
+}
+
+
 /*
  * Create a pool of pool_size bytes on fd, a 64x64 XRGB8888 buffer at offset,
  * show it for `frames` frames. Stops at the first failure; the caller's fd

@@ -10,6 +10,11 @@
  * resources after the client's destroy signal, and a pool lives on
  * through its buffers, so what outlives the connection is still charged
  * to the account until it goes.
+ *
+ * The other files of the layer learn of an account's opening and of its
+ * client's departure through the ledger's account_opened and
+ * account_gone signals (ledger.c connects them): this file calls none of
+ * them.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -18,14 +23,10 @@
 #include <wayland-server-core.h>
 
 #include "account-private.h"
-#include "cpu.h"
 
 /* Lines about one client a second, and about all clients together. */
 #define LOG_BURST 10
 #define LOG_BURST_ALL 50
-
-/* The mappings the compositor keeps for itself: libraries, malloc, DRM. */
-#define OWN_MAPPINGS 4096
 
 void wlseal_account_ref(struct wlseal_account *a)
 {
@@ -44,13 +45,14 @@ static void client_gone(struct wl_listener *listener, void *data)
 	struct wlseal_account *a = wl_container_of(listener, a, client_destroy);
 
 	(void)data;
-	/* What follows, the client's resources going, is its teardown. */
-	wlseal_cpu_teardown(a);
+	/* What follows, the client's resources going, is its teardown
+	 * (cpu.c); no resource of it is counted any more (objects.c). */
+	wl_signal_emit(&a->ledger->account_gone, a);
 	if (a->log.dropped)
 		wlseal_log("client pid=%d: %d more refusal lines were not logged",
 			   (int)a->pid, a->log.dropped);
 	wl_list_remove(&a->client_destroy.link);
-	wlseal_objects_unwatch(a);
+	a->client = NULL;
 	a->gone = true;
 	wlseal_account_unref(a);
 }
@@ -76,9 +78,11 @@ bool wlseal_account_open(struct wlseal_ledger *ledger, struct wl_client *client)
 	a->ledger = ledger;
 	a->pid = wlseal_client_pid(client);
 	a->refs = 1;
+	a->client = client;
 	a->client_destroy.notify = client_gone;
 	wl_client_add_destroy_listener(client, &a->client_destroy);
-	wlseal_objects_watch(a, client);
+	/* objects.c starts counting the client's resources. */
+	wl_signal_emit(&ledger->account_opened, a);
 	return true;
 }
 
@@ -122,23 +126,4 @@ void wlseal_account_log(struct wl_client *client, const char *fmt, ...)
 	} else {
 		wlseal_log("%s", line);
 	}
-}
-
-void wlseal_ledger_init(struct wlseal_ledger *ledger)
-{
-	struct wlseal_pool_ledger *p = &ledger->pools;
-	int max_map_count = 65530;	/* the kernel's default */
-	FILE *f = fopen("/proc/sys/vm/max_map_count", "re");
-
-	if (f) {
-		if (fscanf(f, "%d", &max_map_count) != 1)
-			max_map_count = 65530;
-		fclose(f);
-	}
-	/* Every pool is one mapping: the count is bounded by the
-	 * process's mappings, less what the compositor maps itself. */
-	p->max_pools = max_map_count - OWN_MAPPINGS;
-	if (p->max_pools < 1024)
-		p->max_pools = 1024;
-	wlseal_pool_memory_budget(p);
 }

@@ -10,6 +10,7 @@
  *
  *   account.c   the account's lifetime, the fairness rule, the
  *               rate-limited log lines about a client
+ *   ledger.c    the ledger's limits, and who follows every account
  *   pools.c     wl_shm pools: count, fds, mapped bytes
  *   memory.c    how many pool bytes the compositor can afford at all
  *   objects.c   protocol objects of each kind (surfaces, regions, ...)
@@ -26,6 +27,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include <wayland-server-core.h>
 
 struct wl_client;
 struct wl_display;
@@ -75,10 +78,19 @@ struct wlseal_object_ledger {
 struct wlseal_ledger {
 	struct wlseal_pool_ledger pools;
 	struct wlseal_object_ledger objects;
+	/* Emitted by account.c with the account: it was opened, and its
+	 * client is being destroyed (its resources go next). */
+	struct wl_signal account_opened;
+	struct wl_signal account_gone;
+	/* The layer's own listeners on them (ledger.c connects them). */
+	struct {
+		struct wl_listener objects_opened, objects_gone, cpu_gone;
+	} follow;
 };
 
-/* account.c: the totals' limits that the options left at 0 (the pool
- * memory from memory.c, the mapping count from vm.max_map_count). */
+/* ledger.c: the totals' limits that the options left at 0 (the pool
+ * memory from memory.c, the mapping count from vm.max_map_count), and
+ * the signals above connected. */
 void wlseal_ledger_init(struct wlseal_ledger *ledger);
 
 /* One client's account; what is inside is the layer's own. */

@@ -132,9 +132,16 @@ void wlseal_cpu_dispatch(struct wl_client *client)
 		switch_to(DISPATCH, a);
 }
 
-void wlseal_cpu_teardown(struct wlseal_account *a)
+static void account_gone(struct wl_listener *listener, void *data)
 {
-	switch_to(TEARDOWN, a);
+	(void)listener;
+	switch_to(TEARDOWN, data);
+}
+
+void wlseal_cpu_follow(struct wlseal_ledger *ledger)
+{
+	ledger->follow.cpu_gone.notify = account_gone;
+	wl_signal_add(&ledger->account_gone, &ledger->follow.cpu_gone);
 }
 
 void wlseal_cpu_repaint_begin(void)

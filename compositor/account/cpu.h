@@ -13,8 +13,6 @@ struct wlseal_account;
 void wlseal_cpu_start(void);
 /* fd-guard.c: @client's socket is read; its requests follow. */
 void wlseal_cpu_dispatch(struct wl_client *client);
-/* account.c: the client of @account is being destroyed. */
-void wlseal_cpu_teardown(struct wlseal_account *account);
 /* repaint.c: around one repaint. */
 void wlseal_cpu_repaint_begin(void);
 void wlseal_cpu_repaint_end(void);

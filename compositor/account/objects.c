@@ -214,15 +214,29 @@ static void resource_created(struct wl_listener *listener, void *data)
 	wl_resource_add_destroy_listener(resource, &c->destroy);
 }
 
-void wlseal_objects_watch(struct wlseal_account *a, struct wl_client *client)
+static void account_opened(struct wl_listener *listener, void *data)
 {
+	struct wlseal_account *a = data;
+
+	(void)listener;
 	a->objects.resource_created.notify = resource_created;
-	wl_client_add_resource_created_listener(client,
+	wl_client_add_resource_created_listener(a->client,
 						&a->objects.resource_created);
 }
 
-void wlseal_objects_unwatch(struct wlseal_account *a)
+static void account_gone(struct wl_listener *listener, void *data)
 {
+	struct wlseal_account *a = data;
+
+	(void)listener;
 	wl_list_remove(&a->objects.resource_created.link);
 	wl_list_init(&a->objects.resource_created.link);
+}
+
+void wlseal_objects_follow(struct wlseal_ledger *ledger)
+{
+	ledger->follow.objects_opened.notify = account_opened;
+	ledger->follow.objects_gone.notify = account_gone;
+	wl_signal_add(&ledger->account_opened, &ledger->follow.objects_opened);
+	wl_signal_add(&ledger->account_gone, &ledger->follow.objects_gone);
 }

@@ -36,6 +36,7 @@ struct wlseal_cpu_budget {
 
 struct wlseal_account {
 	struct wlseal_ledger *ledger;	/* limits and totals */
+	struct wl_client *client;	/* NULL once it has gone */
 	struct wl_listener client_destroy;
 	pid_t pid;
 	bool gone;		/* the client has disconnected */
@@ -52,8 +53,11 @@ struct wlseal_account {
 /* account.c: one reference more, one less (the last frees it). */
 void wlseal_account_ref(struct wlseal_account *a);
 void wlseal_account_unref(struct wlseal_account *a);
-/* objects.c: counting every resource of a new client. */
-void wlseal_objects_watch(struct wlseal_account *a, struct wl_client *client);
-void wlseal_objects_unwatch(struct wlseal_account *a);
+/* objects.c: counts every resource of an account's client from the
+ * ledger's account_opened to its account_gone. */
+void wlseal_objects_follow(struct wlseal_ledger *ledger);
+/* cpu.c: a client's teardown from the ledger's account_gone is charged
+ * to it. */
+void wlseal_cpu_follow(struct wlseal_ledger *ledger);
 
 #endif
