@@ -13,22 +13,26 @@
  * connections multiply it. Occlusion culling does not help: the views
  * are translucent.
  *
- * Opaque pixels need no budget: scene.c writes each output pixel under
- * an opaque view once a frame (SRC, nothing below it drawn), so all the
- * opaque parts of all views cost at most one output's area together,
- * and forty stacked full-screen windows cost one. Blending is what piles
- * up. So every repaint has a budget of blended pixels, in multiples of
- * the output's area: at most WLSEAL_OVERDRAW_PER_OWNER for the views of
- * one client (a client covering its output with a translucent window,
- * a translucent video subsurface and an overlay blends three), at most
+ * Opaque pixels copied 1:1 need no budget: the scene writes each output
+ * pixel under an opaque view once a frame (SRC, nothing below it drawn),
+ * so all the opaque parts of all views cost at most one output's copy
+ * together, and forty stacked full-screen windows cost one. Blending is
+ * what piles up, and sampling: a pixel drawn through a transform (a
+ * buffer turned 90 degrees, a fractional viewport, bilinear filtering)
+ * costs up to 16 blends, opaque or not. So every repaint has a budget
+ * of cost, in multiples of blending the output's area once (the scene
+ * weighs each view's pixels, scene/render.c view_cost_weights): at most
+ * WLSEAL_OVERDRAW_PER_OWNER for the views of one client (enough for one
+ * output-sized layer of the costliest kind, or a translucent window, a
+ * translucent video subsurface and an overlay many times over), at most
  * WLSEAL_OVERDRAW_TOTAL for all clients together. When the clients'
  * demands exceed the total, it is shared max-min fairly: a client that
  * asks for less than an equal share gets all it asks for, and the rest
  * is split among the others. A well-behaved client's window (demand: its
  * area, far below a share) is therefore always drawn, however many
- * connections stack views over it. Demands are exact: scene.c knows what
- * each view blends once occlusion is decided, and opaque parts, always
- * drawn, decide it alone.
+ * connections stack views over it. Demands are exact: the scene knows
+ * what each view costs once occlusion is decided, and the 1:1 opaque
+ * parts, always drawn, decide it alone.
  */
 #include <stdlib.h>
 #include <time.h>
@@ -153,7 +157,7 @@ void overdraw_finish(struct overdraw *od)
 			clients += od->owners[k].dropped;
 		if (now - last_ms >= 1000) {
 			last_ms = now;
-			wlseal_log("overdraw budget: %d views of %d clients not drawn in this frame (a client may draw %dx the output's area a frame, all clients %dx)",
+			wlseal_log("overdraw budget: %d views of %d clients not drawn in this frame (a client may spend %dx the cost of blending the output's area once a frame, all clients %dx)",
 				   od->dropped_views, clients,
 				   WLSEAL_OVERDRAW_PER_OWNER,
 				   WLSEAL_OVERDRAW_TOTAL);

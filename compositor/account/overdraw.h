@@ -10,8 +10,9 @@
 #include <stdint.h>
 
 /* What one client may draw in a frame, and all clients together, in
- * multiples of the output's area (overdraw.c says why these). */
-#define WLSEAL_OVERDRAW_PER_OWNER 8
+ * multiples of the cost of blending the output's area once (overdraw.c
+ * says why these). */
+#define WLSEAL_OVERDRAW_PER_OWNER 16
 #define WLSEAL_OVERDRAW_TOTAL 32
 
 struct overdraw_owner {

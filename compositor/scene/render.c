@@ -48,8 +48,72 @@ struct draw {
 	pixman_region32_t clip;		/* what of the repaint it shows */
 	pixman_region32_t opaque;	/* the part of clip it covers alone */
 	uint64_t blend;			/* pixels it blends (clip - opaque) */
+	uint64_t cost;			/* what they all cost
+					 * (view_cost_weights) */
+	bool sampled;			/* its opaque pixels cost too */
 	bool no_blend;			/* over budget: opaque part only */
+	bool no_sample;			/* over budget: its opaque part is
+					 * filled with the background */
 };
+
+/*
+ * What a view's pixels cost to draw, in units of one pixel blended
+ * (OVER) 1:1, the unit of the overdraw budget. Measured with pixman
+ * (bench/pixel-cost prints the table on the machine at hand); the
+ * weights are the measured ratios rounded up:
+ *
+ *   how the view is sampled           blended    opaque (SRC)
+ *   1:1, or whole-pixel moves              1       0 (see below)
+ *   scaled, nearest                        2       1
+ *   turned 90/270 (nearest)                4       3
+ *   scaled, bilinear                       4       2
+ *   turned and bilinear                   16      16
+ *
+ * A 1:1 opaque pixel is a copy and is written once a frame whoever
+ * covers it (find_visible), so all of them together cost at most one
+ * output's copy: they are never charged and always drawn, which keeps
+ * what covers what the same whatever the budget decides. A sampled
+ * opaque pixel costs what its sampling does, up to 16 times a blend:
+ * it is charged, and past the budget its area is filled with the
+ * background instead (still covered, so nothing below is drawn there).
+ */
+static void view_cost_weights(const struct wlseal_scene_view *v,
+			      unsigned int *blend_w, unsigned int *opaque_w)
+{
+	const pixman_transform_t *t = v->transform;
+	bool turned, scaled, bilinear;
+
+	if (!t) {
+		*blend_w = 1;
+		*opaque_w = 0;
+		return;
+	}
+	turned = t->matrix[0][1] != 0 || t->matrix[1][0] != 0;
+	scaled = !turned &&
+		 ((t->matrix[0][0] != pixman_fixed_1 &&
+		   t->matrix[0][0] != -pixman_fixed_1) ||
+		  (t->matrix[1][1] != pixman_fixed_1 &&
+		   t->matrix[1][1] != -pixman_fixed_1));
+	bilinear = v->filter != PIXMAN_FILTER_NEAREST &&
+		   v->filter != PIXMAN_FILTER_FAST;
+	if (turned && bilinear) {
+		*blend_w = 16;
+		*opaque_w = 16;
+	} else if (turned) {
+		*blend_w = 4;
+		*opaque_w = 3;
+	} else if (bilinear) {
+		*blend_w = 4;
+		*opaque_w = 2;
+	} else if (scaled) {
+		*blend_w = 2;
+		*opaque_w = 1;
+	} else {
+		/* Flips and whole offsets: a copy. */
+		*blend_w = 1;
+		*opaque_w = 0;
+	}
+}
 
 /* Visits every view that can show, bottom first, with its origin; returns
  * how many (@d, if not NULL, receives up to @max of them). */
@@ -86,13 +150,16 @@ static uint64_t region_area(pixman_region32_t *region)
 }
 
 /*
- * The frame's overdraw budget (account/overdraw.c): only blending is
- * budgeted. An opaque pixel is written once a frame whoever covers it,
- * so the opaque parts of all views cost at most one output's area together;
- * they are always drawn, and so what covers what is the same whatever
- * the budget decides. Past its owner's allocation a view draws its
- * opaque part only, and is not drawn at all when it has none. Decided
- * top-down: the views a client loses are its lowest.
+ * The frame's overdraw budget (account/overdraw.c), a budget of cost:
+ * each view is charged what its pixels cost to draw (view_cost_weights:
+ * blended pixels, and opaque ones that are sampled through a
+ * transform). 1:1 opaque pixels are written once a frame whoever covers
+ * them, so together they cost at most one output's copy: never charged,
+ * always drawn, and so what covers what is the same whatever the budget
+ * decides. Past its owner's allocation a view draws its opaque part
+ * only (1:1: copied; sampled: filled with the background), and is not
+ * drawn at all when it has none. Decided top-down: the views a client
+ * loses are its lowest.
  */
 static void apply_overdraw(struct wlseal_scene *scene, struct draw *d, int n)
 {
@@ -105,7 +172,7 @@ static void apply_overdraw(struct wlseal_scene *scene, struct draw *d, int n)
 	if (keys && blend && owner_of) {
 		for (int i = 0; i < n; i++) {
 			keys[i] = d[i].view->owner;
-			blend[i] = d[i].shown ? d[i].blend : 0;
+			blend[i] = d[i].shown ? d[i].cost : 0;
 		}
 		if (overdraw_plan(&od, keys, blend, n,
 				  (uint64_t)scene->width *
@@ -115,8 +182,10 @@ static void apply_overdraw(struct wlseal_scene *scene, struct draw *d, int n)
 				    overdraw_take(&od, owner_of[i], blend[i]))
 					continue;
 				d[i].no_blend = true;
-				if (pixman_region32_not_empty(&d[i].opaque))
+				if (pixman_region32_not_empty(&d[i].opaque)) {
+					d[i].no_sample = d[i].sampled;
 					continue;
+				}
 				d[i].shown = false;
 				pixman_region32_fini(&d[i].clip);
 				pixman_region32_fini(&d[i].opaque);
@@ -196,8 +265,15 @@ static void find_visible(struct wlseal_scene *scene, pixman_region32_t *region,
 		 * bounded however many opaque views there are. */
 		if (pixman_region32_n_rects(covered) <= SCENE_MAX_RECTS)
 			pixman_region32_union(covered, covered, &d[i].opaque);
-		d[i].blend = region_area(&d[i].clip) -
-			     region_area(&d[i].opaque);
+		{
+			uint64_t opaque_px = region_area(&d[i].opaque);
+			unsigned int bw, ow;
+
+			view_cost_weights(v, &bw, &ow);
+			d[i].blend = region_area(&d[i].clip) - opaque_px;
+			d[i].cost = d[i].blend * bw + opaque_px * ow;
+			d[i].sampled = ow > 0;
+		}
 		d[i].shown = true;
 	}
 }
@@ -225,10 +301,19 @@ static void composite_clipped(pixman_op_t op, pixman_image_t *src,
  * region covers pixels of an a8r8g8b8 buffer, their alpha is ignored, as
  * the client declared: the same pixels are read as x8r8g8b8.
  */
-static void draw_view(struct draw *d, pixman_image_t *target)
+static void draw_view(struct draw *d, pixman_image_t *target,
+		      const pixman_color_t *bg)
 {
 	pixman_region32_t rest;
+	pixman_box32_t *boxes;
+	int n;
 
+	if (d->no_sample) {
+		boxes = pixman_region32_rectangles(&d->opaque, &n);
+		pixman_image_set_clip_region32(target, NULL);
+		pixman_image_fill_boxes(PIXMAN_OP_SRC, target, bg, n, boxes);
+		return;
+	}
 	if (pixman_region32_not_empty(&d->opaque)) {
 		pixman_image_t *opaque = d->image;
 
@@ -358,7 +443,7 @@ uint64_t wlseal_scene_render(struct wlseal_scene *scene,
 	for (i = 0; i < nviews; i++) {
 		if (!draws[i].shown)
 			continue;
-		draw_view(&draws[i], target);
+		draw_view(&draws[i], target, &bg);
 		pixman_image_unref(draws[i].image);
 		draws[i].view->source->end(draws[i].view);
 		pixman_region32_fini(&draws[i].clip);

@@ -10,7 +10,8 @@
  *
  * Checked against the scene without the budget (overdraw_take()
  * returning true at once): tests 1, 3 and 6 fail (red 32 + 20, 32 + 64 and
- * 32 + 20 over the opaque window).
+ * 32 + 20 over the opaque window). With every pixel weighed 1 (a budget
+ * of pixels, not of cost), tests 8 and 10 fail (red 32 + 2, 32 + 32).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,7 +77,7 @@ static void start(struct wlseal_scene *scene)
 	wlseal_scene_init(scene, W, H);
 }
 
-/* One client with 20 output-sized layers: its top 8 are drawn. */
+/* One client with 20 output-sized layers: its top 16 are drawn. */
 static void test_one_client(void)
 {
 	struct wlseal_scene scene;
@@ -88,9 +89,9 @@ static void test_one_client(void)
 	layers(&scene, &owner, 20);
 	px = render_at(&scene, 5, 5);
 	snprintf(detail, sizeof(detail), "red %u, want %u",
-		 (px >> 16) & 0xff, BG_RED + 8);
-	check(((px >> 16) & 0xff) == BG_RED + 8,
-	      "one client's 20 output-sized layers: 8 drawn", detail);
+		 (px >> 16) & 0xff, BG_RED + 16);
+	check(((px >> 16) & 0xff) == BG_RED + 16,
+	      "one client's 20 output-sized layers: 16 drawn", detail);
 	wlseal_scene_finish(&scene);
 }
 
@@ -160,7 +161,7 @@ static void test_own_views(void)
 
 /* Opaque views cost no budget: 40 clients' full-output opaque windows
  * stacked, the top one shows (with 20 of one client's layers over it:
- * those still stop at 8). */
+ * those still stop at 16). */
 static void test_opaque_stack(void)
 {
 	static uint32_t opaque_pixels[W * H];
@@ -177,10 +178,113 @@ static void test_opaque_stack(void)
 		    W, H);
 	layers(&scene, &attacker, 20);
 	px = render_at(&scene, 5, 5);
-	snprintf(detail, sizeof(detail), "pixel 0x%08x, want 0xff080040",
+	snprintf(detail, sizeof(detail), "pixel 0x%08x, want 0xff100040",
 		 px);
-	check(px == 0xff080040,
-	      "40 stacked opaque windows: the top one drawn, 8 layers over it",
+	check(px == 0xff100040,
+	      "40 stacked opaque windows: the top one drawn, 16 layers over it",
+	      detail);
+	wlseal_scene_finish(&scene);
+}
+
+/* Turned 90 degrees and scaled by a fraction, sampled bilinearly: the
+ * costliest way to draw a pixel (16 blends, render.c). */
+static pixman_transform_t turned;
+
+static struct test_view *turned_layer(struct wlseal_scene *scene,
+				      const void *owner,
+				      pixman_format_code_t format,
+				      uint32_t *pixels)
+{
+	struct test_view *t = add(scene, owner, format, pixels, 0, 0, W, H);
+
+	t->view.transform = &turned;
+	t->view.filter = PIXMAN_FILTER_BILINEAR;
+	return t;
+}
+
+/* Sampled pixels are charged what they cost: one output-sized turned
+ * layer (16) fits a client's budget alone, a second one does not. */
+static void test_turned_cost(void)
+{
+	struct wlseal_scene scene;
+	char detail[96];
+	uint32_t px;
+	int owner;
+
+	start(&scene);
+	turned_layer(&scene, &owner, PIXMAN_a8r8g8b8, layer_pixels);
+	px = render_at(&scene, 5, 5);
+	snprintf(detail, sizeof(detail), "red %u, want %u",
+		 (px >> 16) & 0xff, BG_RED + 1);
+	check(((px >> 16) & 0xff) == BG_RED + 1,
+	      "one turned bilinear layer: drawn", detail);
+	turned_layer(&scene, &owner, PIXMAN_a8r8g8b8, layer_pixels);
+	px = render_at(&scene, 5, 5);
+	snprintf(detail, sizeof(detail), "red %u, want %u",
+		 (px >> 16) & 0xff, BG_RED + 1);
+	check(((px >> 16) & 0xff) == BG_RED + 1,
+	      "two turned bilinear layers of one client: the top one drawn",
+	      detail);
+	wlseal_scene_finish(&scene);
+}
+
+/* Four clients of 8 turned layers each over an honest window (the
+ * fractional-rotate attack): counted by pixels they fit the total (32
+ * outputs' worth) and all 32 were drawn at 16 times the cost; weighed,
+ * each client's fair share (8) buys none of them, the honest window is
+ * drawn. */
+static void test_turned_shares(void)
+{
+	struct wlseal_scene scene;
+	int owners[4], honest;
+	char detail[128];
+	uint32_t in, out;
+
+	start(&scene);
+	add(&scene, &honest, PIXMAN_x8r8g8b8, honest_pixels, 20, 20, 8, 8);
+	for (int k = 0; k < 4; k++)
+		for (int i = 0; i < 8; i++)
+			turned_layer(&scene, &owners[k], PIXMAN_a8r8g8b8,
+				     layer_pixels);
+	in = render_at(&scene, 24, 24);
+	out = render_at(&scene, 2, 2);
+	snprintf(detail, sizeof(detail), "pixel 0x%08x, want 0xff008000", in);
+	check(in == 0xff008000,
+	      "the honest window under 4 clients of 8 turned layers is drawn alone",
+	      detail);
+	snprintf(detail, sizeof(detail), "red %u, want %u",
+		 (out >> 16) & 0xff, BG_RED);
+	check(((out >> 16) & 0xff) == BG_RED,
+	      "4 clients of 8 turned layers: none drawn (a share buys none)",
+	      detail);
+	wlseal_scene_finish(&scene);
+}
+
+/* An opaque turned layer past its owner's budget is filled with the
+ * background, not sampled; it still covers what is below it. */
+static void test_turned_opaque(void)
+{
+	static uint32_t opaque_pixels[W * H];
+	struct wlseal_scene scene;
+	int owner, below;
+	char detail[96];
+	uint32_t px;
+
+	start(&scene);
+	for (int i = 0; i < W * H; i++)
+		opaque_pixels[i] = 0xff000040;
+	add(&scene, &below, PIXMAN_x8r8g8b8, honest_pixels, 0, 0, 8, 8);
+	turned_layer(&scene, &owner, PIXMAN_x8r8g8b8, opaque_pixels);
+	px = render_at(&scene, 5, 5);
+	snprintf(detail, sizeof(detail), "pixel 0x%08x, want 0xff000040", px);
+	check(px == 0xff000040, "an opaque turned layer within budget: sampled",
+	      detail);
+	layers(&scene, &owner, 16);
+	px = render_at(&scene, 5, 5);
+	snprintf(detail, sizeof(detail), "pixel 0x%08x, want 0x%08x", px,
+		 (0xffu << 24 | WLSEAL_BACKGROUND) + (16u << 16));
+	check(px == (0xffu << 24 | WLSEAL_BACKGROUND) + (16u << 16),
+	      "the same under 16 layers of its owner: background, 16 layers over it, nothing below shows",
 	      detail);
 	wlseal_scene_finish(&scene);
 }
@@ -191,11 +295,22 @@ int main(void)
 		layer_pixels[i] = 0x00010000;
 	for (int i = 0; i < 8 * 8; i++)
 		honest_pixels[i] = 0xff008000;
-	printf("1..6\n");
+	/* Output pixel (x, y) samples image (W - 1 - y * 0.75, x * 0.75):
+	 * turned a quarter, scaled by a fraction. */
+	pixman_transform_init_identity(&turned);
+	turned.matrix[0][0] = 0;
+	turned.matrix[0][1] = -pixman_double_to_fixed(0.75);
+	turned.matrix[0][2] = pixman_int_to_fixed(W - 1);
+	turned.matrix[1][0] = pixman_double_to_fixed(0.75);
+	turned.matrix[1][1] = 0;
+	printf("1..12\n");
 	test_one_client();
 	test_fair_shares();
 	test_within();
 	test_own_views();
 	test_opaque_stack();
+	test_turned_cost();
+	test_turned_shares();
+	test_turned_opaque();
 	return failed;
 }
