@@ -540,6 +540,9 @@ ATT_SCENARIO(run_hugetlb_write_sealed, "hugetlb-write-sealed",
 		prev_buf = buf;
 		prev_pool = pool;
 	}
+	/* The compositor unmaps on its closer thread: wait for it first. */
+	if (att_wait_file_released(a, o, fd, 60) < 0)
+		goto out;
 	rsvd1 = meminfo("HugePages_Rsvd");
 	if (rsvd1 != rsvd0)
 		att_fail_setup(o, "huge page reservations leaked: HugePages_Rsvd %ld before, %ld after 4 pools",

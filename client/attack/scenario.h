@@ -80,5 +80,18 @@ struct wp_viewport *att_viewport(struct attack *a, struct outcome *o);
 /* Reopen our own fd through /proc with other flags: a new open file
  * description of the same inode. */
 int att_reopen(int fd, int flags);
+/*
+ * How many of process @pid's fds and mappings refer to the file open as
+ * our @fd (same device and inode); -1 when /proc cannot tell.
+ */
+int att_file_held(pid_t pid, int fd);
+/*
+ * The compositor releases a destroyed pool's mapping and fd on its closer
+ * thread, not inside the request: wait (at most max_s seconds) until it
+ * holds nothing of @fd's file. Returns the ms waited, or -1 with the
+ * outcome's setup failure said (still held, or /proc unreadable).
+ */
+int64_t att_wait_file_released(struct attack *a, struct outcome *o, int fd,
+			       int max_s);
 
 #endif

@@ -3,10 +3,14 @@
  * steps.c - steps that scenarios of every category share: show a file as a
  * pool and buffer, keep presenting, reopen through /proc.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "attack-viewporter-client-protocol.h"
@@ -111,4 +115,69 @@ struct wp_viewport *att_viewport(struct attack *a, struct outcome *o)
 		return NULL;
 	}
 	return wp_viewporter_get_viewport(vpr, a->surface);
+}
+
+int att_file_held(pid_t pid, int fd)
+{
+	char path[64], line[512];
+	unsigned int major, minor;
+	struct stat ours, st;
+	struct dirent *e;
+	uintmax_t ino;
+	int n = 0;
+	FILE *f;
+	DIR *d;
+
+	if (fstat(fd, &ours) < 0)
+		return -1;
+	snprintf(path, sizeof(path), "/proc/%d/fd", (int)pid);
+	d = opendir(path);
+	if (!d)
+		return -1;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		if (fstatat(dirfd(d), e->d_name, &st, 0) == 0 &&
+		    st.st_dev == ours.st_dev && st.st_ino == ours.st_ino)
+			n++;
+	}
+	closedir(d);
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	/* address perms offset major:minor inode path */
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%*s %*s %*s %x:%x %ju", &major, &minor,
+			   &ino) == 3 &&
+		    makedev(major, minor) == ours.st_dev &&
+		    ino == (uintmax_t)ours.st_ino)
+			n++;
+	fclose(f);
+	return n;
+}
+
+int64_t att_wait_file_released(struct attack *a, struct outcome *o, int fd,
+			       int max_s)
+{
+	int64_t t0 = att_now_ms();
+	int held;
+
+	if (!a->compositor_pid) {
+		att_fail_setup(o, "the compositor's pid is unknown (SO_PEERCRED)");
+		return -1;
+	}
+	for (;;) {
+		held = att_file_held(a->compositor_pid, fd);
+		if (held <= 0 || att_now_ms() - t0 >= (int64_t)max_s * 1000)
+			break;
+		/* The closer thread reports nothing to us: look again. */
+		usleep(20000);
+	}
+	if (held < 0)
+		att_fail_setup(o, "cannot read the compositor's fds and mappings in /proc");
+	else if (held > 0)
+		att_fail_setup(o, "%d fds and mappings of the destroyed pools still held %d s later",
+			       held, max_s);
+	return held == 0 ? att_now_ms() - t0 : -1;
 }
