@@ -124,6 +124,16 @@ void wlseal_account_log(struct wl_client *client, const char *fmt, ...)
 	}
 }
 
+bool wlseal_account_once(struct wl_client *client, enum wlseal_once what)
+{
+	struct wlseal_account *a = wlseal_account_of(client);
+
+	if (!a || (a->once & what))
+		return false;
+	a->once |= what;
+	return true;
+}
+
 void wlseal_ledger_init(struct wlseal_ledger *ledger)
 {
 	struct wlseal_pool_ledger *p = &ledger->pools;

@@ -107,6 +107,20 @@ struct wlseal_pixels {
 	struct wl_shm_buffer *libwayland; /* set when begin_access was used */
 };
 bool wlseal_buffer_get_size(struct wl_resource *buffer, int32_t *w, int32_t *h);
+/*
+ * A commit of @buffer: rows [y1, y2) of its pixels may have changed since
+ * it was last committed (@n < 0: any row may have). Buffers of a copied
+ * pool (--unsealed=copy) read those rows from their file now, once per
+ * commit; for every other buffer this costs nothing (they are read
+ * where they lie, at repaint). Spans may overlap or reach outside.
+ */
+struct wlseal_row_span {
+	int32_t y1, y2;
+};
+#define WLSEAL_ROW_SPANS_MAX 80
+bool wlseal_buffer_is_copied(struct wl_resource *buffer);
+void wlseal_buffer_commit(struct wl_resource *buffer,
+			  const struct wlseal_row_span *spans, int n);
 bool wlseal_buffer_begin(struct wl_resource *buffer, struct wlseal_pixels *px);
 void wlseal_buffer_end(struct wlseal_pixels *px);
 
