@@ -8,6 +8,7 @@
  * read, so that a buffer can never reach outside its pool.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -574,7 +575,9 @@ static bool unsealed_file(struct wlseal_shm *shm, struct wl_client *client,
 					   sizeof(v->message))) {
 	case WLSEAL_RECEIPT_FAILED:
 		v->reason = WLSEAL_SHM_POOL_REQUEST_V1_REASON_MISSING_SEAL;
-		v->seals = p->required_seals;
+		v->file_seals = fcntl(fd, F_GET_SEALS);
+		v->seals = p->required_seals &
+			   ~(uint32_t)(v->file_seals < 0 ? 0 : v->file_seals);
 		close(fd);
 		return false;
 	case WLSEAL_RECEIPT_SEALED:
