@@ -66,7 +66,13 @@ uint32_t wlseal_copy_check(const struct wlseal_shm_policy *policy, int fd,
 	}
 	/* pread() needs a regular file: a pipe or socket would be read
 	 * (consumed) rather than addressed, a device may block. */
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+	if (fstat(fd, &st) < 0) {
+		snprintf(v->message, sizeof(v->message), "fstat failed: %s",
+			 strerror(errno));
+		v->reason = WLSEAL_SHM_POOL_REQUEST_V1_REASON_NOT_SEALABLE;
+		return v->reason;
+	}
+	if (!S_ISREG(st.st_mode)) {
 		snprintf(v->message, sizeof(v->message),
 			 "not sealable and not a regular file to copy from (mode 0%o)",
 			 (unsigned int)st.st_mode);
