@@ -38,6 +38,7 @@ struct options {
 	bool no_extension;	/* core wl_shm even when the global exists */
 	bool provoke_missing;	/* first pool without the required seals */
 	bool provoke_small;	/* first pool on a file half its size */
+	bool unsealable;	/* --unsealable: memfds without sealing */
 };
 
 /* The compositor's policy as wlseal_shm_policy_v1 announced it. */

@@ -129,6 +129,10 @@ static void usage(FILE *f)
 "                     in place; shrink in place with the seed ABI (lift\n"
 "                     SEAL_SHRINK once the compositor let go), else\n"
 "                     through a new pool\n"
+"  --unsealable       pool files that can never be sealed (memfd_create\n"
+"                     without MFD_ALLOW_SEALING), no seal added whatever\n"
+"                     --seals or the compositor's policy say: for\n"
+"                     wlseal-compositor --unsealed=copy\n"
 "  --no-policy-extension\n"
 "                     create pools through core wl_shm even when the\n"
 "                     compositor offers wlseal_shm_policy_v1\n"
@@ -162,7 +166,7 @@ static bool parse_seals(const char *s, int *seals)
 static bool parse_options(int argc, char **argv, struct options *o)
 {
 	enum { O_API = 256, O_SEALS, O_SIZE, O_FRAMES, O_EXIT, O_BUFFERS,
-	       O_RESIZE, O_VERBOSE, O_HELP, O_NO_EXT, O_PROVOKE };
+	       O_RESIZE, O_VERBOSE, O_HELP, O_NO_EXT, O_PROVOKE, O_UNSEALABLE };
 	static const struct option longopts[] = {
 		{ "seal-api", required_argument, NULL, O_API },
 		{ "seals", required_argument, NULL, O_SEALS },
@@ -175,6 +179,7 @@ static bool parse_options(int argc, char **argv, struct options *o)
 		{ "help", no_argument, NULL, O_HELP },
 		{ "no-policy-extension", no_argument, NULL, O_NO_EXT },
 		{ "provoke", required_argument, NULL, O_PROVOKE },
+		{ "unsealable", no_argument, NULL, O_UNSEALABLE },
 		{ 0 },
 	};
 	static const char *const apis[] = { "auto", "upstream", "v1", NULL };
@@ -220,6 +225,9 @@ static bool parse_options(int argc, char **argv, struct options *o)
 			break;
 		case O_NO_EXT:
 			o->no_extension = true;
+			break;
+		case O_UNSEALABLE:
+			o->unsealable = true;
 			break;
 		case O_PROVOKE: {
 			char *copy = strdup(optarg), *tok, *save = NULL;

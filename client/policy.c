@@ -6,6 +6,7 @@
  * once per reason. Without the extension, core wl_shm.
  */
 #include <errno.h>
+#include <sys/mman.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -23,7 +24,21 @@
 int create_file(struct window *w, size_t size)
 {
 	const char *failed = "";
-	int fd = wlseal_memfd_new(w->api, "wlseal-client", size, &failed);
+	int fd;
+
+	/* --unsealable: F_GET_SEALS of this file answers F_SEAL_SEAL, and
+	 * no seal can ever be added. */
+	if (w->o->unsealable) {
+		fd = memfd_create("wlseal-client-unsealable", MFD_CLOEXEC);
+		if (fd < 0 || ftruncate(fd, (off_t)size) < 0) {
+			client_log("unsealable memfd: %s", strerror(errno));
+			if (fd >= 0)
+				close(fd);
+			return -1;
+		}
+		return fd;
+	}
+	fd = wlseal_memfd_new(w->api, "wlseal-client", size, &failed);
 
 	if (fd < 0)
 		client_log("%s: %s", failed, strerror(errno));
@@ -34,6 +49,8 @@ bool seal_fd(struct window *w, int fd, int seals)
 {
 	const char *failed = "";
 
+	if (w->o->unsealable)
+		return true;	/* nothing to add, and nothing could be */
 	if (wlseal_memfd_seal(w->api, fd, seals, &failed))
 		return true;
 	client_log("%s(0x%x): %s", failed, seals, strerror(errno));
@@ -50,6 +67,8 @@ int file_seals(struct window *w)
 	const struct policy *p = &w->d->policy;
 	int seals = w->o->seals;
 
+	if (w->o->unsealable)
+		return 0;
 	if (!w->write_mode)
 		seals &= ~F_SEAL_WRITE;
 	if (p->known && (p->flags & WLSEAL_SHM_POLICY_V1_CAPABILITY_ENFORCED)) {

@@ -201,9 +201,16 @@ static void usage(FILE *f)
 "                           seals are always accepted; without write,\n"
 "                           write-sealed buffers are refused)\n"
 "  --max-pool-size=BYTES    largest pool mapped (default 2147483647)\n"
+"  --unsealed=refuse|seal|copy\n"
+"                           a pool whose file lacks a required seal: refuse\n"
+"                           it (default); seal: add F_SEAL_SHRINK/GROW\n"
+"                           ourselves when the file is sealable, else\n"
+"                           refuse; copy: as seal, and a file that cannot\n"
+"                           be sealed is never mapped, its buffers are read\n"
+"                           with pread() at commit (damaged rows only)\n"
 "  --policy-file=PATH       the same settings, one 'key = value' per line\n"
 "                           (policy, require-seals, accept-seals,\n"
-"                           max-pool-size; '#' comments), applied after the\n"
+"                           max-pool-size, unsealed; '#' comments), applied after the\n"
 "                           options and read again on SIGHUP; a change is\n"
 "                           announced to wlseal_shm_policy_v1 clients\n"
 "  --print-frames           print 'WLSEAL-FRAME <seq> <crc32>' on stdout for\n"
@@ -261,7 +268,7 @@ static bool parse_options(int argc, char **argv, struct wlseal_options *o)
 	       O_PRINT_FRAMES, O_SCREENSHOT, O_SCREENSHOT_FRAME, O_EXIT_AFTER,
 	       O_MAX_POOLS_PER_CLIENT, O_MAX_POOL_MEMORY, O_OOM_SCORE_ADJ,
 	       O_VERBOSE, O_HELP, O_REQUIRE_SEALS, O_ACCEPT_SEALS,
-	       O_MAX_POOL_SIZE, O_POLICY_FILE, O_INPUT, O_MAX_CLIENTS,
+	       O_MAX_POOL_SIZE, O_UNSEALED, O_POLICY_FILE, O_INPUT, O_MAX_CLIENTS,
 	       O_BUDGET /* + enum wlseal_budget: the --max-*-per-client */ };
 	/* Not static: the budget options take their names from objects.c. */
 	const struct option longopts[] = {
@@ -283,6 +290,7 @@ static bool parse_options(int argc, char **argv, struct wlseal_options *o)
 		{ "require-seals", required_argument, NULL, O_REQUIRE_SEALS },
 		{ "accept-seals", required_argument, NULL, O_ACCEPT_SEALS },
 		{ "max-pool-size", required_argument, NULL, O_MAX_POOL_SIZE },
+		{ "unsealed", required_argument, NULL, O_UNSEALED },
 		{ "policy-file", required_argument, NULL, O_POLICY_FILE },
 		{ "input", required_argument, NULL, O_INPUT },
 		{ "max-clients", required_argument, NULL, O_MAX_CLIENTS },
@@ -338,6 +346,7 @@ static bool parse_options(int argc, char **argv, struct wlseal_options *o)
 		case O_REQUIRE_SEALS:
 		case O_ACCEPT_SEALS:
 		case O_MAX_POOL_SIZE:
+		case O_UNSEALED:
 			/* Kept in order; applied over the --policy preset
 			 * by build_policy(). */
 			if (o->n_policy_settings == (int)(sizeof(o->policy_settings) /

@@ -103,6 +103,7 @@ enum att_category {
 	ATT_CAT_BUDGETS,	/* storms.c */
 	ATT_CAT_STALLS,		/* stalls.c */
 	ATT_CAT_CONNECTIONS,	/* connections.c */
+	ATT_CAT_UNSEALED,	/* unsealed.c: --unsealed=seal|copy */
 };
 
 struct scenario {

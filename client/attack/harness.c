@@ -188,8 +188,11 @@ static void registry_global(void *data, struct wl_registry *reg,
 					      &xdg_wm_base_interface, 1);
 		xdg_wm_base_add_listener(a->wm_base, &wm_base_listener, a);
 	} else if (strcmp(iface, wlseal_shm_policy_v1_interface.name) == 0) {
+		/* Version 2 where offered: the --unsealed bits of the
+		 * policy event (unsealed.c). */
 		a->shm_policy = wl_registry_bind(reg, name,
-						 &wlseal_shm_policy_v1_interface, 1);
+						 &wlseal_shm_policy_v1_interface,
+						 version < 2 ? version : 2);
 		wlseal_shm_policy_v1_add_listener(a->shm_policy,
 						  &policy_listener, a);
 	}

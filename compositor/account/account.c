@@ -127,3 +127,13 @@ void wlseal_account_log(struct wl_client *client, const char *fmt, ...)
 		wlseal_log("%s", line);
 	}
 }
+
+bool wlseal_account_once(struct wl_client *client, enum wlseal_once what)
+{
+	struct wlseal_account *a = wlseal_account_of(client);
+
+	if (!a || (a->once & what))
+		return false;
+	a->once |= what;
+	return true;
+}

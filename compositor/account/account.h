@@ -125,6 +125,18 @@ void wlseal_account_log(struct wl_client *client, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 /*
+ * account.c: true the first time it is asked about @what (one bit of
+ * enum wlseal_once) for this client, false after: for lines said once a
+ * client, such as "your file was sealed for you". false without an
+ * account.
+ */
+enum wlseal_once {
+	WLSEAL_ONCE_SEALED_FOR_CLIENT = 1u << 0,
+	WLSEAL_ONCE_COPIED_FOR_CLIENT = 1u << 1,
+};
+bool wlseal_account_once(struct wl_client *client, enum wlseal_once what);
+
+/*
  * objects.c: each object of a budgeted kind is taken before it is
  * created: NULL means refused (the client got its error: create
  * nothing), else the account to give back with wlseal_budget_put() when

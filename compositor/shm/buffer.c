@@ -10,6 +10,7 @@
  */
 #include <wayland-server-core.h>
 
+#include "copy.h"
 #include "pool.h"
 #include "shm.h"
 
@@ -33,6 +34,25 @@ bool wlseal_buffer_get_size(struct wl_resource *resource, int32_t *w,
 	return false;
 }
 
+bool wlseal_buffer_is_copied(struct wl_resource *resource)
+{
+	struct wlseal_shm_buffer *ours = wlseal_shm_buffer_from_resource(resource);
+
+	return ours && ours->copy;
+}
+
+void wlseal_buffer_commit(struct wl_resource *resource,
+			  const struct wlseal_row_span *spans, int n)
+{
+	struct wlseal_shm_buffer *ours = wlseal_shm_buffer_from_resource(resource);
+
+	if (!ours || !ours->copy)
+		return;
+	wlseal_copy_read(ours->copy, wl_resource_get_client(resource),
+			 ours->pool->fd, ours->offset, ours->stride,
+			 ours->height, spans, n);
+}
+
 bool wlseal_buffer_begin(struct wl_resource *resource, struct wlseal_pixels *px)
 {
 	struct wlseal_shm_buffer *ours = wlseal_shm_buffer_from_resource(resource);
@@ -42,7 +62,10 @@ bool wlseal_buffer_begin(struct wl_resource *resource, struct wlseal_pixels *px)
 	if (ours) {
 		/* pool.c checked offset + stride * height <= pool size, and
 		 * the pool only grows, so this stays inside the mapping. */
-		px->data = (char *)ours->pool->data + ours->offset;
+		/* A copied buffer's pixels are the compositor's own copy
+		 * (copy.c), never the client's file. */
+		px->data = ours->copy ? (void *)ours->copy->image :
+			   (char *)ours->pool->data + ours->offset;
 		px->width = ours->width;
 		px->height = ours->height;
 		px->stride = ours->stride;

@@ -35,6 +35,14 @@ static void send_policy(struct wl_resource *resource,
 		flags |= WLSEAL_SHM_POLICY_V1_CAPABILITY_WRITE_SEALED_ACCEPTED;
 	if (p->enforced)
 		flags |= WLSEAL_SHM_POLICY_V1_CAPABILITY_ENFORCED;
+	/* Version 2 bits, only to those who bound version 2: a version 1
+	 * client must not see bits its protocol does not define. */
+	if (p->enforced && wl_resource_get_version(resource) >= 2) {
+		if (p->unsealed != WLSEAL_UNSEALED_REFUSE)
+			flags |= WLSEAL_SHM_POLICY_V1_CAPABILITY_SEALS_ON_RECEIPT;
+		if (p->unsealed == WLSEAL_UNSEALED_COPY)
+			flags |= WLSEAL_SHM_POLICY_V1_CAPABILITY_COPIES_UNSEALABLE;
+	}
 	wlseal_shm_policy_v1_send_policy(resource,
 		p->enforced ? p->required_seals : 0, p->accepted_seals,
 		(uint32_t)(p->max_pool_size >> 32),
@@ -182,6 +190,7 @@ bool wlseal_shm_policy_init(struct wlseal_shm *shm)
 	wl_list_init(&shm->policy_resources);
 	if (shm->mode == WLSEAL_SHM_LIBWAYLAND)
 		return true;
+	/* Version 2: the seals_on_receipt and copies_unsealable bits. */
 	return wl_global_create(shm->display, &wlseal_shm_policy_v1_interface,
-				1, shm, policy_bind) != NULL;
+				2, shm, policy_bind) != NULL;
 }

@@ -3,7 +3,7 @@
  * policy.c - the seal policy as a value: presets, settings, a file.
  *
  * --policy=secure|permissive picks a preset; --require-seals,
- * --accept-seals and --max-pool-size change it; --policy-file, applied
+ * --accept-seals, --max-pool-size and --unsealed change it; --policy-file, applied
  * last, holds the same settings one per line and is read again on
  * SIGHUP, so that an experiment can change the policy of a running
  * compositor. Nothing here touches a client: check.c applies the policy,
@@ -41,6 +41,9 @@ static void normalize(struct wlseal_shm_policy *p)
 	p->write_sealed_accepted = p->accepted_seals & F_SEAL_WRITE;
 }
 
+/* The names of enum wlseal_unsealed, in its order. */
+static const char *const unsealed_names[] = { "refuse", "seal", "copy" };
+
 static bool policy_set(struct wlseal_shm_policy *p, const char *key,
 		      const char *value, char *err, size_t err_len)
 {
@@ -61,6 +64,21 @@ static bool policy_set(struct wlseal_shm_policy *p, const char *key,
 		if (!wlseal_seal_list_parse(value, &seals))
 			goto bad;
 		p->accepted_seals = seals;
+	} else if (!strcmp(key, "unsealed")) {
+		/* Not part of a preset: "policy = secure" in a file keeps
+		 * the answer to unsealed files that came before it. */
+		unsigned int i;
+
+		for (i = 0; i < sizeof(unsealed_names) / sizeof(*unsealed_names); i++)
+			if (!strcmp(value, unsealed_names[i]))
+				break;
+		if (i == sizeof(unsealed_names) / sizeof(*unsealed_names)) {
+			snprintf(err, err_len,
+				 "bad value '%s' for unsealed (want refuse, seal or copy)",
+				 value);
+			return false;
+		}
+		p->unsealed = (enum wlseal_unsealed)i;
 	} else if (!strcmp(key, "max-pool-size")) {
 		char *end;
 		unsigned long long v;
@@ -142,6 +160,7 @@ bool wlseal_policy_build(enum wlseal_policy preset,
 	int i;
 
 	policy_preset(&next, preset);
+	next.unsealed = WLSEAL_UNSEALED_REFUSE;
 	for (i = 0; i < n_settings; i++)
 		if (!policy_set(&next, settings[i].key, settings[i].value,
 				       err, err_len))
@@ -159,7 +178,7 @@ bool wlseal_policy_equal(const struct wlseal_shm_policy *a,
 	       a->accepted_seals == b->accepted_seals &&
 	       a->max_pool_size == b->max_pool_size &&
 	       a->write_sealed_accepted == b->write_sealed_accepted &&
-	       a->enforced == b->enforced;
+	       a->enforced == b->enforced && a->unsealed == b->unsealed;
 }
 
 void wlseal_policy_describe(const struct wlseal_shm_policy *p, char *buf,
@@ -167,9 +186,9 @@ void wlseal_policy_describe(const struct wlseal_shm_policy *p, char *buf,
 {
 	snprintf(buf, len,
 		 "required-seals=0x%x accepted-seals=0x%x max-pool-size=%llu "
-		 "write-sealed=%s enforced=%s",
+		 "write-sealed=%s enforced=%s unsealed=%s",
 		 p->required_seals, p->accepted_seals,
 		 (unsigned long long)p->max_pool_size,
 		 p->write_sealed_accepted ? "accepted" : "refused",
-		 p->enforced ? "yes" : "no");
+		 p->enforced ? "yes" : "no", unsealed_names[p->unsealed]);
 }

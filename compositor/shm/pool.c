@@ -8,6 +8,7 @@
  * read, so that a buffer can never reach outside its pool.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,9 +22,11 @@
 #include "account.h"
 #include "check.h"
 #include "closer.h"
+#include "copy.h"
 #include "log.h"
 #include "pool.h"
 #include "seal-list.h"
+#include "seal.h"
 #include "shm.h"
 #include "wlseal-shm-policy-v1-server-protocol.h"
 
@@ -237,6 +240,7 @@ static void buffer_resource_destroy(struct wl_resource *resource)
 {
 	struct wlseal_shm_buffer *buffer = wl_resource_get_user_data(resource);
 
+	wlseal_copy_free(buffer->copy);
 	pool_unref(buffer->pool);
 	free(buffer);
 }
@@ -295,6 +299,7 @@ static void pool_create_buffer(struct wl_client *client,
 {
 	struct wlseal_pool *pool = wl_resource_get_user_data(resource);
 	struct wlseal_shm_buffer *buffer;
+	struct wlseal_copy *copy = NULL;
 	char why[160];
 
 	if (format != WL_SHM_FORMAT_ARGB8888 &&
@@ -311,17 +316,35 @@ static void pool_create_buffer(struct wl_client *client,
 		return;
 	}
 
+	/* A copied pool's buffer holds its pixels in compositor memory,
+	 * charged to the client's pool bytes like a mapping (copy.c). */
+	if (pool->copied) {
+		copy = wlseal_copy_new(pool->account,
+				       (size_t)stride * (size_t)height, why,
+				       sizeof(why));
+		if (!copy) {
+			if (why[0])
+				wlseal_shm_refuse(resource, WL_SHM_ERROR_INVALID_FD,
+						  "wl_shm_pool.create_buffer", why);
+			else
+				wl_client_post_no_memory(client);
+			return;
+		}
+	}
 	buffer = calloc(1, sizeof(*buffer));
 	if (!buffer) {
+		wlseal_copy_free(copy);
 		wl_client_post_no_memory(client);
 		return;
 	}
 	buffer->resource = wl_resource_create(client, &wl_buffer_interface, 1, id);
 	if (!buffer->resource) {
+		wlseal_copy_free(copy);
 		free(buffer);
 		wl_client_post_no_memory(client);
 		return;
 	}
+	buffer->copy = copy;
 	buffer->pool = pool;
 	buffer->offset = offset;
 	buffer->width = width;
@@ -353,6 +376,17 @@ static void pool_resize(struct wl_client *client, struct wl_resource *resource,
 			 pool->size, size);
 		wlseal_shm_refuse(resource, WL_SHM_ERROR_INVALID_STRIDE,
 				  "wl_shm_pool.resize", why);
+		return;
+	}
+	/* A copied pool maps nothing: the file need only still be large
+	 * enough now (copy.c copes with it shrinking later). */
+	if (pool->copied) {
+		if (wlseal_copy_check(&pool->shm->policy, pool->fd, size, &v)) {
+			wlseal_shm_refuse(resource, WL_SHM_ERROR_INVALID_FD,
+					  "wl_shm_pool.resize", v.message);
+			return;
+		}
+		pool->size = size;
 		return;
 	}
 	/* The file may have grown since create_pool (SEAL_SHRINK allows
@@ -410,8 +444,9 @@ static void pool_resource_destroy(struct wl_resource *resource)
 	struct wlseal_pool *pool = wl_resource_get_user_data(resource);
 
 	pool->resource = NULL;
-	/* A departed client's fd is closed by the reaper, with the rest. */
-	if (!client_gone(pool)) {
+	/* A departed client's fd is closed by the reaper, with the rest;
+	 * a copied pool's buffers read through its fd, which it keeps. */
+	if (!client_gone(pool) && !pool->copied) {
 		close(pool->fd);
 		pool->fd = -1;
 		if (pool->account)
@@ -475,6 +510,96 @@ static void log_accepted(struct wl_client *client, struct wlseal_pool *pool,
 		     seals < 0 ? 0 : seals);
 }
 
+/*
+ * --unsealed=copy: a pool over a file that can never be sealed. Nothing is
+ * mapped (copy.c has the argument); the pool counts as one pool holding
+ * one fd, and its buffers' images are charged as they are made.
+ */
+static struct wlseal_pool *copy_pool_new(struct wlseal_shm *shm,
+					 struct wl_client *client,
+					 struct wlseal_account *account, int fd,
+					 int32_t size, struct wlseal_shm_verdict *v)
+{
+	struct wlseal_pool *pool;
+
+	if (wlseal_copy_check(&shm->policy, fd, size, v))
+		goto refused;
+	if (!wlseal_pool_admit(account, fd, 0, v->message, sizeof(v->message))) {
+		v->reason = WLSEAL_SHM_POOL_REQUEST_V1_REASON_OUT_OF_RESOURCES;
+		goto refused;
+	}
+	pool = calloc(1, sizeof(*pool));
+	if (!pool) {
+		v->no_memory = true;
+		goto refused;
+	}
+	pool->shm = shm;
+	pool->fd = fd;
+	pool->size = size;
+	pool->page = v->page;
+	pool->refcount = 1;
+	pool->copied = true;
+	pool->account = account;
+	wlseal_pool_charge(account, 0);
+	if (wlseal_account_once(client, WLSEAL_ONCE_COPIED_FOR_CLIENT))
+		wlseal_account_log(client,
+				   "client pid=%d: pool file cannot be sealed (F_GET_SEALS %d); "
+				   "it is not mapped, its buffers are copied with pread at commit",
+				   (int)wlseal_client_pid(client), v->file_seals);
+	log_accepted(client, pool, v->file_seals);
+	return pool;
+refused:
+	close(fd);
+	return NULL;
+}
+
+/*
+ * --unsealed=seal|copy, before the check: seal a sealable file that lacks
+ * SHRINK (seal.c has the argument); then the check below reads the seals
+ * and the size as for any file. true: go on; false: refused, or (copy)
+ * the pool is in *@copied (NULL if that was refused too).
+ */
+static bool unsealed_file(struct wlseal_shm *shm, struct wl_client *client,
+			  struct wlseal_account *account, int fd, int32_t size,
+			  struct wlseal_shm_verdict *v, struct wlseal_pool **copied)
+{
+	const struct wlseal_shm_policy *p = &shm->policy;
+	char names[96];
+	uint32_t added;
+
+	*copied = NULL;
+	if (!p->enforced || p->unsealed == WLSEAL_UNSEALED_REFUSE)
+		return true;
+	*v = (struct wlseal_shm_verdict){ .file_size = -1, .file_seals = -1 };
+	switch (wlseal_shm_seal_on_receipt(p, fd, &added, v->message,
+					   sizeof(v->message))) {
+	case WLSEAL_RECEIPT_FAILED:
+		v->reason = WLSEAL_SHM_POOL_REQUEST_V1_REASON_MISSING_SEAL;
+		v->file_seals = fcntl(fd, F_GET_SEALS);
+		v->seals = p->required_seals &
+			   ~(uint32_t)(v->file_seals < 0 ? 0 : v->file_seals);
+		close(fd);
+		return false;
+	case WLSEAL_RECEIPT_SEALED:
+		if (wlseal_account_once(client, WLSEAL_ONCE_SEALED_FOR_CLIENT)) {
+			wlseal_seal_list_format(added, names, sizeof(names));
+			wlseal_account_log(client,
+					   "client pid=%d: pool file lacked %s; the compositor sealed it "
+					   "(the client's own shrink now fails with EPERM)",
+					   (int)wlseal_client_pid(client), names);
+		}
+		return true;
+	case WLSEAL_RECEIPT_UNSEALABLE:
+		if (p->unsealed != WLSEAL_UNSEALED_COPY)
+			return true;	/* the check refuses it, as ever */
+		*copied = copy_pool_new(shm, client, account, fd, size, v);
+		return false;
+	case WLSEAL_RECEIPT_NONE:
+		break;
+	}
+	return true;
+}
+
 struct wlseal_pool *wlseal_pool_new(struct wlseal_shm *shm,
 				    struct wl_client *client, int fd,
 				    int32_t size, struct wlseal_shm_verdict *v)
@@ -488,6 +613,8 @@ struct wlseal_pool *wlseal_pool_new(struct wlseal_shm *shm,
 		*v = (struct wlseal_shm_verdict){ .file_size = -1, .no_memory = true };
 		goto refused;
 	}
+	if (!unsealed_file(shm, client, account, fd, size, v, &pool))
+		return pool;	/* copied, or refused (fd closed) */
 	if (wlseal_shm_check(&shm->policy, fd, size, v))
 		goto refused;
 	map_len = ((size_t)size + v->page - 1) / v->page * v->page;

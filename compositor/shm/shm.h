@@ -30,6 +30,20 @@ enum wlseal_policy {
 };
 
 /*
+ * What the secure policy does with a pool whose file lacks a required
+ * seal (--unsealed, the policy file's "unsealed" key). The names are in
+ * this order in policy.c.
+ */
+enum wlseal_unsealed {
+	WLSEAL_UNSEALED_REFUSE,	/* wl_shm.error.invalid_fd (the default) */
+	WLSEAL_UNSEALED_SEAL,	/* add the missing seals ourselves, when the
+				   file can still take them (seal.c) */
+	WLSEAL_UNSEALED_COPY,	/* as SEAL; a file that cannot be sealed is
+				   never mapped: its buffers are read with
+				   pread() at commit (copy.c) */
+};
+
+/*
  * The seal policy (policy.c), one for the whole server: the core wl_shm
  * path (wl-shm.c, pool.c) and wlseal_shm_policy_v1 (ext-policy.c) both
  * check files against it, and the extension announces it. Seal bits are
@@ -41,6 +55,7 @@ struct wlseal_shm_policy {
 	uint64_t max_pool_size;		/* bytes; INT32_MAX: no own limit */
 	bool write_sealed_accepted;	/* == accepted_seals & F_SEAL_WRITE */
 	bool enforced;			/* false: map anything (permissive) */
+	enum wlseal_unsealed unsealed;	/* only when enforced */
 };
 
 /* The shared-memory half of the server, embedded in struct wlseal_server. */
@@ -92,6 +107,20 @@ struct wlseal_pixels {
 	struct wl_shm_buffer *libwayland; /* set when begin_access was used */
 };
 bool wlseal_buffer_get_size(struct wl_resource *buffer, int32_t *w, int32_t *h);
+/*
+ * A commit of @buffer: rows [y1, y2) of its pixels may have changed since
+ * it was last committed (@n < 0: any row may have). Buffers of a copied
+ * pool (--unsealed=copy) read those rows from their file now, once per
+ * commit; for every other buffer this costs nothing (they are read
+ * where they lie, at repaint). Spans may overlap or reach outside.
+ */
+struct wlseal_row_span {
+	int32_t y1, y2;
+};
+#define WLSEAL_ROW_SPANS_MAX 80
+bool wlseal_buffer_is_copied(struct wl_resource *buffer);
+void wlseal_buffer_commit(struct wl_resource *buffer,
+			  const struct wlseal_row_span *spans, int n);
 bool wlseal_buffer_begin(struct wl_resource *buffer, struct wlseal_pixels *px);
 void wlseal_buffer_end(struct wlseal_pixels *px);
 

@@ -453,6 +453,43 @@ static bool surface_geometry(struct wlseal_surface *s)
 	return true;
 }
 
+/*
+ * A buffer of a copied pool (--unsealed=copy) is read from its file at
+ * commit, only the rows that may have changed: the commit's buffer damage
+ * (buffer coordinates) and its surface damage (the same coordinates
+ * without a scale, transform or viewport; through one, every row). A new
+ * buffer on the surface is read whole: its file was written against
+ * another buffer's content, and only the client knows how far back. Other
+ * buffers cost a function call: they are read in place at repaint.
+ */
+static void surface_copy_damage(struct wlseal_surface *s,
+				struct wlseal_surface_state *st, bool new_buffer)
+{
+	struct wlseal_row_span spans[WLSEAL_ROW_SPANS_MAX];
+	pixman_region32_t *regions[2] = { &st->buffer_damage, &st->damage };
+	int i, k, nb, n = 0;
+	pixman_box32_t *b;
+
+	if (!wlseal_buffer_is_copied(s->buffer))
+		return;
+	if (new_buffer || (s->view.transform &&
+			   pixman_region32_not_empty(&st->damage))) {
+		wlseal_buffer_commit(s->buffer, NULL, -1);
+		return;
+	}
+	for (k = 0; k < 2; k++) {
+		b = pixman_region32_rectangles(regions[k], &nb);
+		for (i = 0; i < nb; i++) {
+			if (n == WLSEAL_ROW_SPANS_MAX) {
+				wlseal_buffer_commit(s->buffer, NULL, -1);
+				return;
+			}
+			spans[n++] = (struct wlseal_row_span){ b[i].y1, b[i].y2 };
+		}
+	}
+	wlseal_buffer_commit(s->buffer, spans, n);
+}
+
 /* Makes @st (the pending or the cached state) current. */
 static void surface_apply(struct wlseal_surface *s,
 			  struct wlseal_surface_state *st)
@@ -464,6 +501,7 @@ static void surface_apply(struct wlseal_surface *s,
 			    st->viewport_set;
 	bool attached = st->attached;
 	bool was_mapped = s->view.mapped;
+	struct wl_resource *prev_buffer = s->buffer;
 
 	s->has_cached = false;
 	if (st->attached) {
@@ -504,6 +542,8 @@ static void surface_apply(struct wlseal_surface *s,
 	 * size it had: there is nothing to measure. */
 	if (s->buffer && (attached || geometry_set) && !surface_geometry(s))
 		return;
+	if (s->buffer)
+		surface_copy_damage(s, st, attached && s->buffer != prev_buffer);
 	/* Buffer damage is surface damage when the two agree; through a
 	 * scale, transform or viewport it damages the whole surface (a
 	 * bounded, conservative choice). */

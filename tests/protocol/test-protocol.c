@@ -44,6 +44,7 @@ struct raw {
 	struct wl_shm *shm;
 	struct wlseal_shm_policy_v1 *policy;
 	bool bind_policy;
+	uint32_t policy_version;	/* 0: 1 */
 	int policies;		/* policy events received */
 	uint32_t required, accepted, flags;
 	uint64_t max;
@@ -78,7 +79,8 @@ static void reg_global(void *data, struct wl_registry *r, uint32_t name,
 	} else if (!strcmp(iface, wlseal_shm_policy_v1_interface.name) &&
 		   raw->bind_policy) {
 		raw->policy = wl_registry_bind(r, name,
-					       &wlseal_shm_policy_v1_interface, 1);
+					       &wlseal_shm_policy_v1_interface,
+					       raw->policy_version ? raw->policy_version : 1);
 		wlseal_shm_policy_v1_add_listener(raw->policy, &policy_listener, raw);
 	}
 }
@@ -126,10 +128,12 @@ static bool dispatch_until(struct raw *raw, const int *count, int above)
 	return true;
 }
 
-static void raw_connect(struct raw *raw, bool bind_policy)
+static void raw_connect_version(struct raw *raw, bool bind_policy,
+				uint32_t version)
 {
 	memset(raw, 0, sizeof(*raw));
 	raw->bind_policy = bind_policy;
+	raw->policy_version = version;
 	raw->display = connect_display();
 	raw->registry = wl_display_get_registry(raw->display);
 	wl_registry_add_listener(raw->registry, &reg_listener, raw);
@@ -139,6 +143,11 @@ static void raw_connect(struct raw *raw, bool bind_policy)
 		fail("the compositor offers no wlseal_shm_policy_v1");
 	if (bind_policy && !dispatch_until(raw, &raw->policies, 0))
 		fail("no policy event after bind");
+}
+
+static void raw_connect(struct raw *raw, bool bind_policy)
+{
+	raw_connect_version(raw, bind_policy, 1);
 }
 
 struct answer {
@@ -404,6 +413,52 @@ static void test_policy_change(void)
 	comp_stop(&c);
 }
 
+/* The policy file's unsealed key: version 2 objects see its flags, on
+ * bind and after SIGHUP; version 1 objects never do. */
+static void test_policy_unsealed(void)
+{
+	char arg[96];
+	const char *extra[] = { arg, NULL };
+	const uint32_t seal = WLSEAL_SHM_POLICY_V1_CAPABILITY_SEALS_ON_RECEIPT,
+		       copy = WLSEAL_SHM_POLICY_V1_CAPABILITY_COPIES_UNSEALABLE,
+		       v1 = WLSEAL_SHM_POLICY_V1_CAPABILITY_ENFORCED |
+			    WLSEAL_SHM_POLICY_V1_CAPABILITY_WRITE_SEALED_ACCEPTED;
+	struct raw old, now;
+	struct comp c;
+	int fd;
+
+	snprintf(policy_path, sizeof(policy_path), "/tmp/wlseal-policy-XXXXXX");
+	fd = mkstemp(policy_path);
+	if (fd < 0)
+		fail("mkstemp: %s", strerror(errno));
+	close(fd);
+	atexit(remove_policy_file);
+	write_policy("unsealed = seal\n");
+	snprintf(arg, sizeof(arg), "--policy-file=%s", policy_path);
+	comp_start(&c, extra);
+	raw_connect_version(&old, true, 1);
+	raw_connect_version(&now, true, 2);
+	check(now.flags == (v1 | seal), "version 2, unsealed = seal: flags 0x%x", now.flags);
+	check(old.flags == v1, "version 1: flags 0x%x as ever", old.flags);
+
+	write_policy("unsealed = copy\n");
+	kill(c.p.pid, SIGHUP);
+	check(dispatch_until(&now, &now.policies, 1) && now.flags == (v1 | seal | copy),
+	      "after SIGHUP, unsealed = copy: flags 0x%x", now.flags);
+	check(dispatch_until(&old, &old.policies, 1) && old.flags == v1,
+	      "version 1 after the change: flags 0x%x", old.flags);
+	check(proc_wait(&c.p, NULL, "unsealed=copy (announced to 2 bound clients)",
+			TIMEOUT_MS, NULL, 0), "the change is logged");
+
+	write_policy("unsealed = sometimes\n");
+	kill(c.p.pid, SIGHUP);
+	check(proc_wait(&c.p, NULL, "bad value 'sometimes' for unsealed (want refuse, seal or copy)",
+			TIMEOUT_MS, NULL, 0), "a bad value is reported and ignored");
+	wl_display_disconnect(old.display);
+	wl_display_disconnect(now.display);
+	comp_stop(&c);
+}
+
 static void run_client(struct proc *p, const char *const args[])
 {
 	client_spawn(p, args);
@@ -527,6 +582,7 @@ static const struct harness_test tests[] = {
 	{ "reasons", test_reasons },
 	{ "core-still-fatal", test_core_still_fatal },
 	{ "policy-change", test_policy_change },
+	{ "policy-unsealed", test_policy_unsealed },
 	{ "client-retry", test_client_retry },
 	{ "client-fallback", test_client_fallback },
 	{ "permissive", test_permissive },

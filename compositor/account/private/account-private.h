@@ -48,6 +48,7 @@ struct wlseal_account {
 	struct wlseal_object_budget objects;
 	struct wlseal_cpu_budget cpu;
 	struct wlseal_log_limit log;	/* wlseal_account_log() */
+	uint32_t once;			/* enum wlseal_once bits said */
 };
 
 /* account.c: one reference more, one less (the last frees it). */

@@ -35,6 +35,8 @@ struct wlseal_pool {
 	size_t page;	/* that page size: 4 KiB, or the huge page size */
 	int refcount;
 	bool fd_open;	/* had its fd when handed to the closer thread */
+	bool copied;	/* --unsealed=copy: never mapped (data NULL), the
+			   fd kept for life, buffers read by copy.c */
 	struct wl_list reap_link;	/* shm->reap, once released later */
 };
 
@@ -43,6 +45,7 @@ struct wlseal_shm_buffer {
 	struct wlseal_pool *pool;
 	int32_t offset, width, height, stride;
 	uint32_t format;
+	struct wlseal_copy *copy;	/* the pixels, when pool->copied */
 };
 
 /*
