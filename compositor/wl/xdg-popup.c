@@ -495,7 +495,7 @@ void wlseal_xdg_popup_commit(struct wlseal_xdg_popup *p)
 		p->mapped = true;
 		place_view(p);
 		wlseal_scene_map(&s->server->scene, &s->view);
-		wlseal_debug("mapped pid=%d popup at %d,%d size %dx%d",
+		wlseal_debug("mapped popup pid=%d at %d,%d size %dx%d",
 			     (int)wlseal_client_pid(wl_resource_get_client(p->resource)),
 			     p->box.x, p->box.y, s->view.width, s->view.height);
 		if (p->grab_requested)
