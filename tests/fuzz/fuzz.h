@@ -18,6 +18,7 @@
 #include "presentation-time-client-protocol.h"
 #include "wlseal-shm-policy-v1-client-protocol.h"
 #include "xdg-decoration-unstable-v1-client-protocol.h"
+#include "xdg-output-unstable-v1-client-protocol.h"
 
 #define MAX_OBJECTS 4096
 #define MAX_MSG 4096		/* libwayland's connection buffer */
