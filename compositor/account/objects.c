@@ -42,7 +42,8 @@
  * - everything else (objects, default 65536, counted over all
  *   interfaces): wl_buffer, xdg_positioner (its rules, about 80 bytes),
  *   xdg_popup, zxdg_output_v1 (no state: everything is sent when it is
- *   made), data sources and devices, seat devices, decorations,
+ *   made), relative pointers (each motion walks the focused client's
+ *   own, wl/relative-pointer.c), data sources and devices, seat devices, decorations,
  *   registries and every bind of a global.
  *   None of them costs work after its request (data sources keep no
  *   mime types, a toplevel keeps one title of at most a 4 KiB

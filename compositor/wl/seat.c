@@ -298,6 +298,18 @@ static void on_motion(void *data, uint32_t time, double x, double y)
 	wlseal_pointer_motion(&seat->pointer, time, x, y);
 }
 
+/* A mouse's own motion, to the relative pointers of the client the
+ * cursor is over (relative-pointer.c), in the same frame. */
+static void on_relative(void *data, uint32_t time, double dx, double dy)
+{
+	struct wlseal_seat *seat = data;
+	struct wlseal_surface *s = seat->pointer.focus.surface;
+
+	if (s)
+		wlseal_relative_pointer_motion(wl_resource_get_client(s->resource),
+					       time, dx, dy);
+}
+
 static void on_button(void *data, uint32_t time, uint32_t button, bool pressed)
 {
 	struct wlseal_seat *seat = data;
@@ -354,6 +366,7 @@ static void on_caps(void *data, uint32_t caps)
 const struct wlseal_input_handler wlseal_seat_input = {
 	.key = on_key,
 	.motion = on_motion,
+	.relative = on_relative,
 	.button = on_button,
 	.axis = on_axis,
 	.frame = on_frame,

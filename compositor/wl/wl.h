@@ -4,6 +4,7 @@
  * (surface.c, region.c), wl_subcompositor and wl_subsurface
  * (subcompositor.c), xdg-shell (xdg-shell.c, xdg-toplevel.c,
  * xdg-popup.c, xdg-positioner.c), xdg-output (xdg-output.c), the
+ * relative pointer (relative-pointer.c), the
  * xdg-decoration manager (xdg-decoration.c), wp_viewporter
  * (viewporter.c), wp_presentation
  * (presentation.c), the wl_output global (output.c) and the seat
@@ -336,6 +337,12 @@ void wlseal_xdg_popup_detach(struct wlseal_xdg_popup *popup);
 
 /* xdg-output.c: zxdg_output_manager_v1, version 3 */
 bool wlseal_xdg_output_init(struct wlseal_server *server);
+
+/* relative-pointer.c: zwp_relative_pointer_manager_v1. seat.c calls
+ * in with the mouse's motion for the client that has the pointer. */
+bool wlseal_relative_pointer_init(struct wlseal_server *server);
+void wlseal_relative_pointer_motion(struct wl_client *client, uint32_t time,
+				    double dx, double dy);
 
 /* xdg-decoration.c: zxdg_decoration_manager_v1, always client-side */
 bool wlseal_xdg_decoration_init(struct wlseal_server *server);
