@@ -37,9 +37,10 @@
  *
  * Lifetimes: a popup follows its parent's xdg_surface through the
  * parent's detach_signal (it or its wl_surface goes: the popup is
- * hidden and its view leaves the parent's stack) and the parent's
+ * hidden and its view leaves the parent's stack), the parent's
  * wl_surface through apply_signal (a commit that unmapped the parent
- * dismisses the popup). A popup's children are in its own list, so
+ * dismisses the popup) and a toplevel parent's xdg_toplevel through
+ * its destroy_signal (dismissed with it). A popup's children are in its own list, so
  * dismissing walks the client's own popups only, at most MAX_DEPTH
  * levels.
  */
@@ -72,6 +73,9 @@ struct wlseal_xdg_popup {
 	struct wlseal_xdg_surface *parent;
 	struct wl_listener parent_detach;	/* parent->detach_signal */
 	struct wl_listener parent_apply;	/* its surface's apply_signal */
+	/* A toplevel parent's destroy_signal: its xdg_toplevel may go
+	 * before its xdg_surface, unmapping it without a commit. */
+	struct wl_listener parent_toplevel_destroy;
 	struct wlseal_xdg_popup *parent_popup;	/* the parent's popup role */
 	struct wl_list link;		/* parent_popup->children */
 	struct wl_list children;	/* popups on this one, oldest first */
@@ -278,6 +282,7 @@ static void forget_parent(struct wlseal_xdg_popup *p)
 	hide(p);
 	wl_list_remove(&p->parent_detach.link);
 	wl_list_remove(&p->parent_apply.link);
+	wl_list_remove(&p->parent_toplevel_destroy.link);
 	wl_list_remove(&p->link);
 	wl_list_init(&p->link);
 	if (s && s->view.parent)
@@ -363,6 +368,17 @@ static void parent_detached(struct wl_listener *l, void *data)
 	struct wlseal_xdg_popup *p = wl_container_of(l, p, parent_detach);
 
 	dismiss(p, false);
+	forget_parent(p);
+}
+
+/* A toplevel parent's role object goes: so does the popup (told so,
+ * unless the client is going). */
+static void parent_toplevel_destroyed(struct wl_listener *l, void *data)
+{
+	struct wlseal_xdg_popup *p = wl_container_of(l, p, parent_toplevel_destroy);
+	struct wlseal_xdg_toplevel *tl = data;
+
+	dismiss(p, tl->destroy_requested);
 	forget_parent(p);
 }
 
@@ -590,6 +606,12 @@ void wlseal_xdg_popup_create(struct wlseal_xdg_surface *xs,
 	wl_signal_add(&parent->detach_signal, &p->parent_detach);
 	p->parent_apply.notify = parent_applied;
 	wl_signal_add(&parent->surface->apply_signal, &p->parent_apply);
+	wl_list_init(&p->parent_toplevel_destroy.link);
+	if (parent->toplevel) {
+		p->parent_toplevel_destroy.notify = parent_toplevel_destroyed;
+		wl_signal_add(&parent->toplevel->destroy_signal,
+			      &p->parent_toplevel_destroy);
+	}
 	/* Hidden on the parent's stack until mapped. */
 	wlseal_scene_add_child(&xs->server->scene, &parent->surface->view,
 			       &xs->surface->view);

@@ -671,6 +671,7 @@ static void test_parent_unmap(void)
 	static struct t t;
 	struct win w;
 	struct pop p, q;
+	int x, y;
 
 	t_start(&t);
 	toplevel_at_32(&t, &w, 100, 80);
@@ -704,6 +705,25 @@ static void test_parent_unmap(void)
 		fail("destroying in any order after the dismissal: %s",
 		     last_client_log);
 	tap_ok("parent destroyed before its dismissed popups");
+
+	/* The xdg_toplevel destroyed while its popup shows, its
+	 * xdg_surface kept: the popup goes with it. */
+	toplevel(&t, &w, 100, 80, &x, &y);
+	pop_create(&t, &p, "P", w.xs,
+		   positioner(&t, 40, 40, 0, 0, 10, 10, A(BOTTOM_RIGHT),
+			      G(BOTTOM_RIGHT), 0, 0, 0));
+	pop_initial_commit(&p);
+	pop_draw(&p, GREEN);
+	xdg_toplevel_destroy(w.tl);
+	while (!p.done)
+		if (wl_display_dispatch(t.display) < 0)
+			fail("connection lost: %s", last_client_log);
+	tap_ok("the popup dismissed with its xdg_toplevel");
+	pop_destroy(&p);
+	xdg_surface_destroy(w.xs);
+	wl_surface_destroy(w.s);
+	if (wl_display_roundtrip(t.display) < 0)
+		fail("destroying the rest: %s", last_client_log);
 	t_stop(&t);
 }
 
