@@ -62,6 +62,7 @@ struct options {
 	int timeout_ms;
 	pid_t pid;
 	bool verbose;
+	int input_fd;		/* --input: the compositor's FIFO, or -1 */
 };
 
 struct object {
