@@ -325,12 +325,12 @@ static void grab_dismiss(struct wlseal_grab *grab)
 
 	while (chain_parent(bottom))
 		bottom = chain_parent(bottom);
+	wlseal_debug("popup grab broken: chain of pid=%d dismissed",
+		     (int)wlseal_client_pid(wl_resource_get_client(bottom->resource)));
 	/* The keyboard goes straight back to the toplevel, not through
 	 * each popup of the chain in turn. */
 	if (server && server->seat)
 		wlseal_seat_set_grab(server->seat, NULL);
-	wlseal_debug("popup grab broken: chain of pid=%d dismissed",
-		     (int)wlseal_client_pid(wl_resource_get_client(bottom->resource)));
 	dismiss(bottom, true);
 }
 
