@@ -229,8 +229,9 @@ struct wlseal_xdg_toplevel {
 	struct wlseal_xdg_state acked;	/* the last one acked */
 	/* The cascade slot it was given when mapped (scene.h). */
 	int32_t cascade_x, cascade_y;
-	/* The xdg_toplevel goes (data: this); destroy_requested tells its
-	 * destroy request from the client's disconnect. */
+	/* The xdg_toplevel goes (data: this): its decoration and its
+	 * popups follow it; destroy_requested tells its destroy request
+	 * from the client's disconnect. */
 	struct wl_signal destroy_signal;
 	bool destroy_requested;
 	struct wl_resource *decoration;	/* xdg-decoration.c's, or NULL */
