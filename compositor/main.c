@@ -565,6 +565,8 @@ int main(int argc, char **argv)
 	    !wlseal_shm_init(&server.shm) || !wlseal_shm_policy_init(&server.shm) ||
 	    !wlseal_xdg_shell_init(&server) ||
 	    !wlseal_xdg_decoration_init(&server) ||
+	    !wlseal_xdg_output_init(&server) ||
+	    !wlseal_relative_pointer_init(&server) ||
 	    !wlseal_viewporter_init(&server) ||
 	    !wlseal_presentation_init(&server) ||
 	    !wlseal_heap_init(server.loop, shm_releasing, &server.shm)) {

@@ -13,7 +13,14 @@
  * - wl_surface (surfaces, default 4096): a few hundred bytes and three
  *   pixman regions each, and every frame walks all surfaces of all
  *   clients (surface.c, frame_start). xdg_surface, xdg_toplevel and
- *   xdg_popup are one per surface at most (a surface has one role).
+ *   xdg_popup are one per surface at most (a surface has one role), and
+ *   each is also one of the objects below. A popup costs work beyond its
+ *   own requests in three places, all bounded by its client's own
+ *   popups: its parent's every commit places it again (one listener per
+ *   popup on the parent, wl/xdg-popup.c, parent_applied), a dismissal
+ *   walks the popups on it, and the seat's test of a click against a
+ *   grab chain walks the chain (popups nest at most 16 deep) times the
+ *   clicked view's depth.
  * - wl_subsurface (subsurfaces, default 1024): every commit of a parent
  *   walks its children (subcompositor.c, parent_applied), a synchronized
  *   tree all the way down, and get_subsurface measures the height of the
@@ -33,8 +40,11 @@
  *   client's list (wl/output.c), which every presented feedback of
  *   that client walks.
  * - everything else (objects, default 65536, counted over all
- *   interfaces): wl_buffer, xdg_positioner, data sources and devices,
- *   seat devices, decorations, registries and every bind of a global.
+ *   interfaces): wl_buffer, xdg_positioner (its rules, about 80 bytes),
+ *   xdg_popup, zxdg_output_v1 (no state: everything is sent when it is
+ *   made), relative pointers (each motion walks the focused client's
+ *   own, wl/relative-pointer.c), data sources and devices, seat devices, decorations,
+ *   registries and every bind of a global.
  *   None of them costs work after its request (data sources keep no
  *   mime types, a toplevel keeps one title of at most a 4 KiB
  *   message) except seat devices: every key or pointer event walks the

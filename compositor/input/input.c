@@ -126,6 +126,7 @@ static double scale(int32_t v, const struct input_absinfo *a, int size)
 static void device_moved(struct wlseal_input_device *dev, uint32_t time)
 {
 	struct wlseal_input *input = dev->input;
+	double dx = dev->dx, dy = dev->dy;
 
 	if (dev->abs_moved) {
 		input->x = dev->has_range ? scale(dev->ax, &dev->abs_x, input->width)
@@ -138,6 +139,8 @@ static void device_moved(struct wlseal_input_device *dev, uint32_t time)
 	dev->dx = dev->dy = 0;
 	dev->moved = dev->abs_moved = false;
 	input->handler->motion(input->data, time, input->x, input->y);
+	if ((dx != 0 || dy != 0) && input->handler->relative)
+		input->handler->relative(input->data, time, dx, dy);
 }
 
 void wlseal_input_finish(struct wlseal_input *input)

@@ -37,6 +37,10 @@ struct wlseal_input_handler {
 	void (*key)(void *data, uint32_t time, uint32_t key, bool pressed);
 	/* The cursor moved to @x, @y (output coordinates, inside it). */
 	void (*motion)(void *data, uint32_t time, double x, double y);
+	/* After motion: a mouse (EV_REL) moved by @dx, @dy device units,
+	 * as reported, before the cursor was kept inside the output
+	 * (there is no acceleration). A tablet (EV_ABS) sends none. */
+	void (*relative)(void *data, uint32_t time, double dx, double dy);
 	/* @button: BTN_LEFT .. BTN_TASK. */
 	void (*button)(void *data, uint32_t time, uint32_t button, bool pressed);
 	/* Wheel clicks: @vertical true for REL_WHEEL (positive: away from

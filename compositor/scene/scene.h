@@ -6,10 +6,11 @@
  * view has a position, a size and a pixel source it asks for an image at
  * draw time. wl/surface.c embeds one view in every wl_surface.
  *
- * Views form trees (wl/subcompositor.c builds them): a top-level view
- * sits in wlseal_scene.views at output coordinates; a child view sits in
- * its parent's stack, below or above the parent, at an offset from the
- * parent's origin, and shows only while every ancestor is mapped.
+ * Views form trees (wl/subcompositor.c and wl/xdg-popup.c build them): a
+ * top-level view sits in wlseal_scene.views at output coordinates; a
+ * child view sits in its parent's stack, below or above the parent, at an
+ * offset from the parent's origin, and shows only while every ancestor
+ * is mapped.
  */
 #ifndef WLSEAL_SCENE_H
 #define WLSEAL_SCENE_H

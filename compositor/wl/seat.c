@@ -23,6 +23,12 @@
  * and no toplevel is activated: a seat with no devices (the host tests
  * without --input) leaves configures as they were.
  *
+ * A popup grab (xdg-popup.c hands it over with wlseal_seat_set_grab)
+ * takes the keyboard from the focused toplevel, which stays activated,
+ * and gives it back when it ends. While it holds, a button pressed
+ * anywhere its wlseal_grab_impl does not claim dismisses it (the click
+ * then goes on as usual), and one pressed on its popups moves no focus.
+ *
  * Work per event is bounded by the acting client's own state. A map or
  * unmap costs the seat O(1) (the keyboard focus: the newest toplevel,
  * or the topmost, which is the scene's top view) plus O(depth) for a
@@ -52,6 +58,10 @@ struct wlseal_seat {
 	uint32_t caps;			/* WLSEAL_INPUT_* */
 	struct wlseal_keyboard keyboard;
 	struct wlseal_pointer pointer;
+	/* The focused toplevel: the keyboard's focus, unless a popup grab
+	 * holds the keyboard. */
+	struct wlseal_focus active;
+	struct wlseal_grab *grab;	/* xdg-popup.c's, or NULL */
 	struct wl_listener view_mapped, view_unmapped;	/* scene signals */
 	struct wl_listener frame_start;		/* server->events */
 };
@@ -165,10 +175,22 @@ static struct wlseal_surface *focus_root(struct wlseal_surface *s)
 	return s->role_activate ? s : NULL;
 }
 
+/* The keyboard to the grab's popup, or to the focused toplevel. */
+static void update_keyboard(struct wlseal_seat *seat)
+{
+	struct wlseal_surface *s = seat->grab ? seat->grab->focus
+					      : seat->active.surface;
+
+	if (!(seat->caps & WLSEAL_INPUT_KEYBOARD))
+		s = NULL;
+	if (seat->keyboard.focus.surface != s)
+		wlseal_keyboard_set_focus(&seat->keyboard, s);
+}
+
 static void set_keyboard_focus(struct wlseal_seat *seat,
 			       struct wlseal_surface *s)
 {
-	struct wlseal_surface *old = seat->keyboard.focus.surface;
+	struct wlseal_surface *old = seat->active.surface;
 
 	if (!(seat->caps & WLSEAL_INPUT_KEYBOARD))
 		s = NULL;
@@ -176,9 +198,29 @@ static void set_keyboard_focus(struct wlseal_seat *seat,
 		return;
 	if (old && old->role_activate)
 		old->role_activate(old, false);
-	wlseal_keyboard_set_focus(&seat->keyboard, s);
+	wlseal_focus_set(&seat->active, s);
+	update_keyboard(seat);
 	if (s)
 		s->role_activate(s, true);
+}
+
+static void active_gone(struct wl_listener *l, void *data)
+{
+	struct wlseal_seat *seat = wl_container_of(l, seat, active.destroy);
+
+	/* Being destroyed: no deactivation for it. */
+	wlseal_focus_set(&seat->active, NULL);
+}
+
+void wlseal_seat_set_grab(struct wlseal_seat *seat, struct wlseal_grab *grab)
+{
+	seat->grab = grab;
+	update_keyboard(seat);
+}
+
+struct wlseal_grab *wlseal_seat_grab(struct wlseal_seat *seat)
+{
+	return seat->grab;
 }
 
 /*
@@ -220,7 +262,7 @@ static void view_mapped(struct wl_listener *l, void *data)
 static void view_unmapped(struct wl_listener *l, void *data)
 {
 	struct wlseal_seat *seat = wl_container_of(l, seat, view_unmapped);
-	struct wlseal_surface *focus = seat->keyboard.focus.surface;
+	struct wlseal_surface *focus = seat->active.surface;
 
 	/* The focus was destroyed (keyboard.c forgot it) or hidden.
 	 * Without a keyboard nobody has it: nothing to look for. */
@@ -256,14 +298,33 @@ static void on_motion(void *data, uint32_t time, double x, double y)
 	wlseal_pointer_motion(&seat->pointer, time, x, y);
 }
 
+/* A mouse's own motion, to the relative pointers of the client the
+ * cursor is over (relative-pointer.c), in the same frame. */
+static void on_relative(void *data, uint32_t time, double dx, double dy)
+{
+	struct wlseal_seat *seat = data;
+	struct wlseal_surface *s = seat->pointer.focus.surface;
+
+	if (s)
+		wlseal_relative_pointer_motion(wl_resource_get_client(s->resource),
+					       time, dx, dy);
+}
+
 static void on_button(void *data, uint32_t time, uint32_t button, bool pressed)
 {
 	struct wlseal_seat *seat = data;
 	struct wlseal_surface *s = seat->pointer.focus.surface;
 
+	/* A press outside the grab's popups breaks it; one on them keeps
+	 * the keyboard where the grab put it. */
+	if (pressed && seat->grab &&
+	    !(s && seat->grab->impl->contains(seat->grab, s))) {
+		seat->grab->impl->dismiss(seat->grab);
+		s = seat->pointer.focus.surface;
+	}
 	/* Click to focus: before the button, so that a client sees its
 	 * keyboard enter first. */
-	if (pressed && s && focus_root(s))
+	if (pressed && s && !seat->grab && focus_root(s))
 		set_keyboard_focus(seat, focus_root(s));
 	wlseal_pointer_button(&seat->pointer, time, button, pressed);
 }
@@ -295,6 +356,7 @@ static void on_caps(void *data, uint32_t caps)
 	/* A keyboard came: the topmost toplevel gets it; it went: nobody
 	 * has the focus. The same for the pointer. */
 	set_keyboard_focus(seat, topmost(seat));
+	update_keyboard(seat);		/* a grab's popup, if one holds it */
 	if (caps & WLSEAL_INPUT_POINTER)
 		wlseal_pointer_rehit(&seat->pointer);
 	else
@@ -304,6 +366,7 @@ static void on_caps(void *data, uint32_t caps)
 const struct wlseal_input_handler wlseal_seat_input = {
 	.key = on_key,
 	.motion = on_motion,
+	.relative = on_relative,
 	.button = on_button,
 	.axis = on_axis,
 	.frame = on_frame,
@@ -318,6 +381,8 @@ struct wlseal_seat *wlseal_seat_create(struct wlseal_server *server)
 		return NULL;
 	seat->server = server;
 	wl_list_init(&seat->resources);
+	wl_list_init(&seat->active.destroy.link);
+	seat->active.destroy.notify = active_gone;
 	if (!wlseal_keyboard_init(&seat->keyboard, server)) {
 		free(seat);
 		return NULL;
@@ -352,6 +417,7 @@ void wlseal_seat_destroy(struct wlseal_seat *seat)
 	wl_resource_for_each_safe(r, tmp, &seat->resources)
 		wl_list_init(wl_resource_get_link(r));
 	wl_global_destroy(seat->global);
+	wlseal_focus_set(&seat->active, NULL);
 	wlseal_pointer_finish(&seat->pointer);
 	wlseal_keyboard_finish(&seat->keyboard);
 	free(seat);

@@ -2,7 +2,9 @@
 /*
  * wl.h - the protocol objects: wl_compositor, wl_surface and wl_region
  * (surface.c, region.c), wl_subcompositor and wl_subsurface
- * (subcompositor.c), xdg-shell (xdg-shell.c, xdg-toplevel.c), the
+ * (subcompositor.c), xdg-shell (xdg-shell.c, xdg-toplevel.c,
+ * xdg-popup.c, xdg-positioner.c), xdg-output (xdg-output.c), the
+ * relative pointer (relative-pointer.c), the
  * xdg-decoration manager (xdg-decoration.c), wp_viewporter
  * (viewporter.c), wp_presentation
  * (presentation.c), the wl_output global (output.c) and the seat
@@ -172,14 +174,24 @@ struct wlseal_xdg_geometry {
 };
 
 struct wlseal_xdg_toplevel;
+struct wlseal_xdg_popup;
 
 struct wlseal_xdg_surface {
 	struct wl_resource *resource;
 	struct wlseal_server *server;
 	struct wlseal_surface *surface;	/* NULL once the wl_surface is gone */
 	struct wl_listener surface_destroy;
-	struct wlseal_xdg_toplevel *toplevel;	/* NULL: no role object */
+	/* The role object: at most one of them, NULL: none (yet). */
+	struct wlseal_xdg_toplevel *toplevel;
+	struct wlseal_xdg_popup *popup;
 	struct wlseal_xdg_geometry pending_geometry, geometry;
+	/* The xdg_wm_base it was made from, for xdg_wm_base errors; NULL
+	 * once that is destroyed. */
+	struct wl_resource *wm_base;
+	struct wl_listener wm_base_destroy;
+	/* The xdg_surface leaves its wl_surface (it or the surface goes):
+	 * its popups are dismissed (xdg-popup.c). Data: this. */
+	struct wl_signal detach_signal;
 };
 
 /*
@@ -217,8 +229,9 @@ struct wlseal_xdg_toplevel {
 	struct wlseal_xdg_state acked;	/* the last one acked */
 	/* The cascade slot it was given when mapped (scene.h). */
 	int32_t cascade_x, cascade_y;
-	/* The xdg_toplevel goes (data: this); destroy_requested tells its
-	 * destroy request from the client's disconnect. */
+	/* The xdg_toplevel goes (data: this): its decoration and its
+	 * popups follow it; destroy_requested tells its destroy request
+	 * from the client's disconnect. */
 	struct wl_signal destroy_signal;
 	bool destroy_requested;
 	struct wl_resource *decoration;	/* xdg-decoration.c's, or NULL */
@@ -243,6 +256,94 @@ void wlseal_xdg_toplevel_configure(struct wlseal_xdg_toplevel *tl);
  * configure with or without the activated state. */
 void wlseal_xdg_toplevel_set_activated(struct wlseal_xdg_toplevel *tl,
 				       bool activated);
+
+/*
+ * xdg-positioner.c: xdg_positioner and the placement it describes. The
+ * rules are copied out of the object when a popup is made or
+ * repositioned (the positioner may change or go afterwards).
+ */
+struct wlseal_box {
+	int32_t x, y, width, height;
+};
+
+struct wlseal_positioner_rules {
+	int32_t width, height;		/* set_size; 0: not set */
+	struct wlseal_box anchor_rect;	/* set_anchor_rect */
+	bool anchor_rect_set;
+	uint32_t anchor, gravity;	/* xdg_positioner.anchor, .gravity */
+	uint32_t adjustment;		/* constraint_adjustment bits */
+	int32_t offset_x, offset_y;
+	/* Version 3, kept as accepted state: reactive popups are placed
+	 * again when their parent moves (xdg-popup.c); the parent size and
+	 * configure serial change nothing here, where a parent's size is
+	 * known when it is committed. */
+	bool reactive;
+	int32_t parent_width, parent_height;
+	bool has_parent_configure;
+	uint32_t parent_configure;
+};
+
+/* xdg_wm_base.create_positioner. */
+void wlseal_positioner_create(struct wl_client *client, uint32_t version,
+			      uint32_t id);
+/* The rules of an xdg_positioner; false: it is incomplete (no size or
+ * no anchor rectangle), an invalid_positioner error for the caller. */
+bool wlseal_positioner_rules(struct wl_resource *positioner,
+			     struct wlseal_positioner_rules *out);
+/* Where the rules put the popup's window geometry, relative to the
+ * parent's window geometry, kept inside @bounds (the same coordinates:
+ * the output) as far as the constraint adjustments allow. */
+struct wlseal_box wlseal_positioner_place(const struct wlseal_positioner_rules *rules,
+					  struct wlseal_box bounds);
+
+/*
+ * A popup grab as the seat sees it (seat.c): xdg-popup.c hands the seat
+ * the topmost grabbing popup's grab; the seat answers only through
+ * @impl. While a grab is set, the keyboard focus is @focus, and a button
+ * pressed anywhere that @impl does not claim dismisses the grab.
+ */
+struct wlseal_grab;
+struct wlseal_grab_impl {
+	/* @s (a surface under the cursor) belongs to the grab's chain. */
+	bool (*contains)(struct wlseal_grab *grab, struct wlseal_surface *s);
+	/* A click outside: the chain is dismissed, which ends the grab
+	 * (wlseal_seat_set_grab(seat, NULL) from inside this call). */
+	void (*dismiss)(struct wlseal_grab *grab);
+};
+struct wlseal_grab {
+	const struct wlseal_grab_impl *impl;
+	struct wlseal_surface *focus;	/* the topmost grabbing popup's */
+};
+/* seat.c: @grab (NULL: none) replaces the seat's grab; the keyboard goes
+ * to its focus, or back to the focused toplevel. */
+void wlseal_seat_set_grab(struct wlseal_seat *seat, struct wlseal_grab *grab);
+/* The seat's grab, or NULL. */
+struct wlseal_grab *wlseal_seat_grab(struct wlseal_seat *seat);
+
+/*
+ * xdg-popup.c: the xdg_popup role. xdg-shell.c calls in (create,
+ * commit, ack, detach) and is never called back; the parent is followed
+ * through its xdg_surface's detach_signal and its wl_surface's
+ * apply_signal and destroy_signal; the seat through the grab above.
+ */
+void wlseal_xdg_popup_create(struct wlseal_xdg_surface *xs,
+			     struct wl_client *client, uint32_t version,
+			     uint32_t id, struct wlseal_xdg_surface *parent,
+			     struct wl_resource *positioner);
+void wlseal_xdg_popup_commit(struct wlseal_xdg_popup *popup);
+/* xdg_surface.ack_configure; false: @serial was never sent. */
+bool wlseal_xdg_popup_ack(struct wlseal_xdg_popup *popup, uint32_t serial);
+/* The xdg_surface goes first: the popup is dismissed, inert. */
+void wlseal_xdg_popup_detach(struct wlseal_xdg_popup *popup);
+
+/* xdg-output.c: zxdg_output_manager_v1, version 3 */
+bool wlseal_xdg_output_init(struct wlseal_server *server);
+
+/* relative-pointer.c: zwp_relative_pointer_manager_v1. seat.c calls
+ * in with the mouse's motion for the client that has the pointer. */
+bool wlseal_relative_pointer_init(struct wlseal_server *server);
+void wlseal_relative_pointer_motion(struct wl_client *client, uint32_t time,
+				    double dx, double dy);
 
 /* xdg-decoration.c: zxdg_decoration_manager_v1, always client-side */
 bool wlseal_xdg_decoration_init(struct wlseal_server *server);

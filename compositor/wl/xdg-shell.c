@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * xdg-shell.c - xdg_wm_base, xdg_surface, popups and positioners. The
- * xdg_toplevel role, its configures and where the window goes, are in
- * xdg-toplevel.c; this file calls into it and is never called back.
- *
- * Popups and positioners are accepted and otherwise ignored.
+ * xdg-shell.c - xdg_wm_base and xdg_surface. The roles are in files of
+ * their own: xdg_toplevel (its configures and where the window goes) in
+ * xdg-toplevel.c, xdg_popup in xdg-popup.c, xdg_positioner in
+ * xdg-positioner.c; this file calls into them and is never called back.
+ * A popup learns that its parent's xdg_surface goes through the
+ * parent's detach_signal.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,8 @@ static void xdg_surface_role_commit(struct wlseal_surface *s)
 		xs->geometry = xs->pending_geometry;
 	if (xs->toplevel)
 		wlseal_xdg_toplevel_commit(xs->toplevel);
+	else if (xs->popup)
+		wlseal_xdg_popup_commit(xs->popup);
 }
 
 /* The seat's keyboard focus: the toplevel, if it still lives, shows
@@ -57,7 +60,7 @@ static void xdg_surface_get_toplevel(struct wl_client *client,
 {
 	struct wlseal_xdg_surface *xs = wl_resource_get_user_data(r);
 
-	if (xs->toplevel) {
+	if (xs->toplevel || xs->popup) {
 		wl_resource_post_error(r, XDG_SURFACE_ERROR_ALREADY_CONSTRUCTED,
 				       "xdg_surface already has a role object");
 		return;
@@ -69,43 +72,29 @@ static void xdg_surface_get_toplevel(struct wl_client *client,
 		xs->surface->role_activate = xdg_surface_role_activate;
 }
 
-static void popup_destroy(struct wl_client *c, struct wl_resource *r)
-{
-	wl_resource_destroy(r);
-}
-
-static void popup_grab(struct wl_client *c, struct wl_resource *r,
-		       struct wl_resource *seat, uint32_t serial)
-{
-}
-
-static void popup_reposition(struct wl_client *c, struct wl_resource *r,
-			     struct wl_resource *positioner, uint32_t token)
-{
-}
-
-static const struct xdg_popup_interface popup_impl = {
-	.destroy = popup_destroy,
-	.grab = popup_grab,
-	.reposition = popup_reposition,
-};
-
+/* The parent and the positioner are checked in xdg-popup.c. */
 static void xdg_surface_get_popup(struct wl_client *client,
 				  struct wl_resource *r, uint32_t id,
 				  struct wl_resource *parent,
 				  struct wl_resource *positioner)
 {
-	struct wl_resource *popup;
+	struct wlseal_xdg_surface *xs = wl_resource_get_user_data(r);
 
-	/* No popups are ever shown; tell the client at once. */
-	popup = wl_resource_create(client, &xdg_popup_interface,
-				   wl_resource_get_version(r), id);
-	if (!popup) {
-		wl_client_post_no_memory(client);
+	if (xs->toplevel || xs->popup) {
+		wl_resource_post_error(r, XDG_SURFACE_ERROR_ALREADY_CONSTRUCTED,
+				       "xdg_surface already has a role object");
 		return;
 	}
-	wl_resource_set_implementation(popup, &popup_impl, NULL, NULL);
-	xdg_popup_send_popup_done(popup);
+	if (!xs->surface) {
+		wl_resource_post_error(xs->wm_base ? xs->wm_base : r,
+				       XDG_WM_BASE_ERROR_INVALID_SURFACE_STATE,
+				       "get_popup on an xdg_surface whose "
+				       "wl_surface is destroyed");
+		return;
+	}
+	wlseal_xdg_popup_create(xs, client, (uint32_t)wl_resource_get_version(r),
+				id, parent ? wl_resource_get_user_data(parent) : NULL,
+				positioner);
 }
 
 /* Offsets past this are no window a screen shows; clamped, they keep
@@ -141,7 +130,8 @@ static void xdg_surface_ack_configure(struct wl_client *c,
 {
 	struct wlseal_xdg_surface *xs = wl_resource_get_user_data(r);
 
-	if (!xs->toplevel || !wlseal_xdg_toplevel_ack(xs->toplevel, serial))
+	if (xs->popup ? !wlseal_xdg_popup_ack(xs->popup, serial) :
+	    !xs->toplevel || !wlseal_xdg_toplevel_ack(xs->toplevel, serial))
 		wl_resource_post_error(r, XDG_SURFACE_ERROR_INVALID_SERIAL,
 				       "ack_configure with unknown serial %u",
 				       serial);
@@ -159,6 +149,11 @@ static void xdg_surface_detach(struct wlseal_xdg_surface *xs)
 {
 	if (!xs->surface)
 		return;
+	/* Popups on this one leave its view first; then its own popup
+	 * role, if it has one, leaves its parent. */
+	wl_signal_emit(&xs->detach_signal, xs);
+	if (xs->popup)
+		wlseal_xdg_popup_detach(xs->popup);
 	/* Before the unmap: the seat, losing its focus there, must not
 	 * configure what is going. */
 	xs->surface->role_activate = NULL;
@@ -176,6 +171,8 @@ static void xdg_surface_resource_destroy(struct wl_resource *r)
 	xdg_surface_detach(xs);
 	if (xs->toplevel)
 		wlseal_xdg_toplevel_detach(xs->toplevel);
+	if (xs->wm_base)
+		wl_list_remove(&xs->wm_base_destroy.link);
 	free(xs);
 }
 
@@ -185,50 +182,6 @@ static void xdg_surface_surface_destroyed(struct wl_listener *l, void *data)
 
 	xdg_surface_detach(xs);
 }
-
-/* xdg_positioner: accepted, never used. */
-
-static void positioner_destroy(struct wl_client *c, struct wl_resource *r)
-{
-	wl_resource_destroy(r);
-}
-
-static void positioner_2i(struct wl_client *c, struct wl_resource *r,
-			  int32_t a, int32_t b)
-{
-}
-
-static void positioner_rect(struct wl_client *c, struct wl_resource *r,
-			    int32_t x, int32_t y, int32_t w, int32_t h)
-{
-}
-
-static void positioner_u(struct wl_client *c, struct wl_resource *r,
-			 uint32_t v)
-{
-}
-
-static void positioner_void(struct wl_client *c, struct wl_resource *r)
-{
-}
-
-static void positioner_parent_configure(struct wl_client *c,
-					struct wl_resource *r, uint32_t serial)
-{
-}
-
-static const struct xdg_positioner_interface positioner_impl = {
-	.destroy = positioner_destroy,
-	.set_size = positioner_2i,
-	.set_anchor_rect = positioner_rect,
-	.set_anchor = positioner_u,
-	.set_gravity = positioner_u,
-	.set_constraint_adjustment = positioner_u,
-	.set_offset = positioner_2i,
-	.set_reactive = positioner_void,
-	.set_parent_size = positioner_2i,
-	.set_parent_configure = positioner_parent_configure,
-};
 
 /* xdg_wm_base */
 
@@ -240,15 +193,16 @@ static void wm_base_destroy(struct wl_client *c, struct wl_resource *r)
 static void wm_base_create_positioner(struct wl_client *client,
 				      struct wl_resource *r, uint32_t id)
 {
-	struct wl_resource *p;
+	wlseal_positioner_create(client, (uint32_t)wl_resource_get_version(r),
+				 id);
+}
 
-	p = wl_resource_create(client, &xdg_positioner_interface,
-			       wl_resource_get_version(r), id);
-	if (!p) {
-		wl_client_post_no_memory(client);
-		return;
-	}
-	wl_resource_set_implementation(p, &positioner_impl, NULL, NULL);
+static void wm_base_destroyed(struct wl_listener *l, void *data)
+{
+	struct wlseal_xdg_surface *xs = wl_container_of(l, xs, wm_base_destroy);
+
+	wl_list_remove(&xs->wm_base_destroy.link);
+	xs->wm_base = NULL;
 }
 
 static void wm_base_get_xdg_surface(struct wl_client *client,
@@ -277,6 +231,10 @@ static void wm_base_get_xdg_surface(struct wl_client *client,
 	}
 	xs->server = s->server;
 	xs->surface = s;
+	wl_signal_init(&xs->detach_signal);
+	xs->wm_base = r;
+	xs->wm_base_destroy.notify = wm_base_destroyed;
+	wl_resource_add_destroy_listener(r, &xs->wm_base_destroy);
 	s->role = xs;
 	s->role_commit = xdg_surface_role_commit;
 	xs->surface_destroy.notify = xdg_surface_surface_destroyed;

@@ -8,6 +8,7 @@
  * program is not installed), anything else: failed.
  */
 #include <errno.h>
+#include <linux/input.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -226,6 +227,68 @@ static void test_foot_typing(void)
 	app_stop(&a, "foot");
 }
 
+/*
+ * weston-terminal's menu is an xdg_popup with a grab: a right click on
+ * the terminal opens it (placed, mapped, given the keyboard), a left
+ * click outside it dismisses it and gives the keyboard back.
+ */
+static void test_weston_terminal_menu(void)
+{
+	char *argv[] = { "/usr/bin/weston-terminal", NULL };
+	static struct app a;
+	static struct fifo f;
+	const char *args[] = { "--verbose", "--print-frames", NULL, NULL };
+	char needle[64], focus[64], line[200], terminal[80];
+	unsigned int id = 0, menu_id = 0;
+
+	skip_unless_installed(argv[0]);
+	fifo_create(&f);
+	args[2] = f.arg;
+	comp_start(&a.c, args);
+	fifo_open(&f);
+	proc_spawn(&a.client, argv);
+	/* The focus comes with the map, before its line. */
+	snprintf(focus, sizeof(focus), "keyboard focus pid=%d wl_surface@",
+		 (int)a.client.pid);
+	if (!proc_wait(&a.c.p, &a.from, focus, TIMEOUT_MS, line, sizeof(line)) ||
+	    sscanf(strstr(line, "wl_surface@"), "wl_surface@%u", &id) != 1)
+		fail("weston-terminal never got the keyboard");
+	snprintf(terminal, sizeof(terminal), "%s%u\n", focus, id);
+	snprintf(needle, sizeof(needle), "mapped pid=%d toplevel",
+		 (int)a.client.pid);
+	if (!proc_wait(&a.c.p, &a.from, needle, TIMEOUT_MS, NULL, 0))
+		fail("weston-terminal never mapped a toplevel");
+	tap_ok("weston-terminal mapped, with the keyboard");
+
+	fifo_move(&f, 150, 150);
+	fifo_key(&f, BTN_RIGHT, 1);
+	fifo_key(&f, BTN_RIGHT, 0);
+	snprintf(needle, sizeof(needle), "mapped popup pid=%d", (int)a.client.pid);
+	check(proc_wait(&a.c.p, &a.from, needle, TIMEOUT_MS, NULL, 0),
+	      "a right click opens the menu: a popup mapped");
+	if (!proc_wait(&a.c.p, &a.from, focus, TIMEOUT_MS, line, sizeof(line)) ||
+	    sscanf(strstr(line, "wl_surface@"), "wl_surface@%u", &menu_id) != 1)
+		fail("the menu never got the keyboard");
+	check(menu_id != id,
+	      "the menu takes the keyboard (its grab): wl_surface@%u, not @%u",
+	      menu_id, id);
+
+	/* On the terminal, but off the menu: outside the grab's chain. */
+	fifo_move(&f, 20, 400);
+	fifo_key(&f, BTN_LEFT, 1);
+	fifo_key(&f, BTN_LEFT, 0);
+	snprintf(needle, sizeof(needle), "popup grab broken: chain of pid=%d",
+		 (int)a.client.pid);
+	check(proc_wait(&a.c.p, &a.from, needle, TIMEOUT_MS, NULL, 0),
+	      "a click outside the menu dismisses it");
+	check(proc_wait(&a.c.p, &a.from, terminal, TIMEOUT_MS, NULL, 0),
+	      "the keyboard back on the terminal's wl_surface@%u", id);
+	expect_stays_up(&a, "weston-terminal");
+	check(!proc_contains(&a.c.p, "refused"), "weston-terminal: nothing refused");
+	fifo_close(&f);
+	app_stop(&a, "weston-terminal");
+}
+
 /* The toytoolkit's red subsurface: red, whatever its spinner does. */
 static int count_red(struct app *a)
 {
@@ -312,6 +375,7 @@ static void test_weston_subsurfaces_gl_permissive(void)
 static const struct harness_test tests[] = {
 	{ "app-foot", test_foot },
 	{ "app-foot-typing", test_foot_typing },
+	{ "app-weston-terminal-menu", test_weston_terminal_menu },
 	{ "app-weston-subsurfaces", test_weston_subsurfaces },
 	{ "app-weston-subsurfaces-gl-refused", test_weston_subsurfaces_gl_refused },
 	{ "app-weston-subsurfaces-gl-permissive", test_weston_subsurfaces_gl_permissive },

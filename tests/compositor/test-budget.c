@@ -325,6 +325,40 @@ static void test_objects(void)
 	t_stop_refused(&t);
 }
 
+/* Popups count as protocol objects: each is a wl_surface, an
+ * xdg_surface and an xdg_popup, and the positioner is one more. */
+static void test_popups(void)
+{
+	static struct t t;
+	struct xdg_positioner *pos;
+	struct win w;
+	int i;
+
+	start_with(&t, "--max-objects-per-client=100");
+	win_create(&t, &w);
+	win_initial_commit(&w);
+	pos = xdg_wm_base_create_positioner(t.wm_base);
+	xdg_positioner_set_size(pos, 10, 10);
+	xdg_positioner_set_anchor_rect(pos, 0, 0, 1, 1);
+	/* About 20 held already; 20 popups are 60 more. */
+	for (i = 0; i < 20; i++) {
+		struct wl_surface *s = surface(&t);
+
+		xdg_surface_get_popup(xdg_wm_base_get_xdg_surface(t.wm_base, s),
+				      w.xs, pos);
+	}
+	expect_ok(&t, "20 popups");
+	for (i = 0; i < 20; i++) {
+		struct wl_surface *s = surface(&t);
+
+		xdg_surface_get_popup(xdg_wm_base_get_xdg_surface(t.wm_base, s),
+				      w.xs, pos);
+	}
+	expect_budget(&t, "popups past 100 objects",
+		      "client exceeded 100 protocol objects (--max-objects-per-client)");
+	t_stop_refused(&t);
+}
+
 /* A connection of its own with just wl_compositor. */
 struct conn {
 	struct wl_display *display;
@@ -488,6 +522,7 @@ static const struct harness_test tests[] = {
 	{ "budget-feedbacks", test_feedbacks },
 	{ "budget-outputs", test_outputs },
 	{ "budget-objects", test_objects },
+	{ "budget-popups", test_popups },
 	{ "budget-totals", test_totals },
 	{ "budget-options", test_options },
 	{ "opaque-region-collapsed", test_opaque_collapsed },

@@ -30,6 +30,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <linux/input.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -65,6 +66,38 @@ static void get_registry(struct conn *c)
 	send_msg(c, &m, 1, WL_DISPLAY_GET_REGISTRY);
 }
 
+/* One input record into the compositor's FIFO (--input); a full FIFO
+ * drops it (the compositor reads at its pace, the fuzzer never waits). */
+static void input_record(int fd, uint16_t type, uint16_t code, int32_t value)
+{
+	struct input_event ev = { .type = type, .code = code, .value = value };
+	/* A record is less than PIPE_BUF: written whole or not at all. */
+	ssize_t n = write(fd, &ev, sizeof(ev));
+
+	(void)n;
+}
+
+/* A click somewhere (the FIFO's ABS values are output pixels, kept
+ * inside it): on a window, a popup or nothing; so that popup grabs are
+ * broken, or not, while the connection's requests go on. Now and then
+ * a mouse's relative motion instead. */
+static void input_click(int fd, struct rng *r)
+{
+	if (chance(r, 200)) {
+		input_record(fd, EV_REL, REL_X, (int32_t)below(r, 41) - 20);
+		input_record(fd, EV_REL, REL_Y, (int32_t)below(r, 41) - 20);
+		input_record(fd, EV_SYN, SYN_REPORT, 0);
+		return;
+	}
+	input_record(fd, EV_ABS, ABS_X, (int32_t)below(r, 340));
+	input_record(fd, EV_ABS, ABS_Y, (int32_t)below(r, 260));
+	input_record(fd, EV_SYN, SYN_REPORT, 0);
+	input_record(fd, EV_KEY, BTN_LEFT, 1);
+	input_record(fd, EV_SYN, SYN_REPORT, 0);
+	input_record(fd, EV_KEY, BTN_LEFT, 0);
+	input_record(fd, EV_SYN, SYN_REPORT, 0);
+}
+
 static enum verdict fuzz_connection(const struct options *o, uint64_t index,
 				    struct stats *st, uint64_t budget)
 {
@@ -95,6 +128,8 @@ static enum verdict fuzz_connection(const struct options *o, uint64_t index,
 			scaffold(&c, st);
 		else
 			one_request(&c, st);
+		if (o->input_fd >= 0 && below(&c.rng, 24) == 0)
+			input_click(o->input_fd, &c.rng);
 		if (c.next_id >= MAX_OBJECTS - 80)
 			break;
 		if (i % 8 == 7)
@@ -195,6 +230,8 @@ static void usage(FILE *f)
 "  --seconds=S          stop after S seconds (default unlimited)\n"
 "  --timeout=MS         how long a sync may take (default 5000)\n"
 "  --pid=PID            the compositor's pid: must stay alive\n"
+"  --input=PATH         the compositor's --input FIFO: clicks and mouse\n"
+"                       motion are written into it between requests\n"
 "  --verbose            one line per connection on stderr\n"
 "  --help               this text\n"
 "\n"
@@ -215,7 +252,7 @@ static bool parse_u64(const char *s, uint64_t *v)
 static int parse_options(int argc, char **argv, struct options *o)
 {
 	enum { O_SOCKET = 256, O_SEED, O_FIRST, O_CONNECTIONS, O_REQUESTS,
-	       O_PER, O_SECONDS, O_TIMEOUT, O_PID, O_VERBOSE, O_HELP };
+	       O_PER, O_SECONDS, O_TIMEOUT, O_PID, O_VERBOSE, O_HELP, O_INPUT };
 	static const struct option longopts[] = {
 		{ "socket", required_argument, NULL, O_SOCKET },
 		{ "seed", required_argument, NULL, O_SEED },
@@ -228,6 +265,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "pid", required_argument, NULL, O_PID },
 		{ "verbose", no_argument, NULL, O_VERBOSE },
 		{ "help", no_argument, NULL, O_HELP },
+		{ "input", required_argument, NULL, O_INPUT },
 		{ 0 },
 	};
 	int ch;
@@ -262,6 +300,15 @@ static int parse_options(int argc, char **argv, struct options *o)
 			o->pid = (pid_t)v;
 			break;
 		case O_VERBOSE: o->verbose = true; break;
+		case O_INPUT:
+			/* The compositor has the read end open already. */
+			o->input_fd = open(optarg, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+			if (o->input_fd < 0) {
+				fprintf(stderr, "wlseal-fuzz: --input=%s: %s\n",
+					optarg, strerror(errno));
+				return 2;
+			}
+			break;
 		case O_HELP: usage(stdout); exit(0);
 		default: usage(stderr); return 2;
 		}
@@ -287,7 +334,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 int main(int argc, char **argv)
 {
 	struct options o = { .max_requests = 100000, .per_connection = 400,
-			     .timeout_ms = 5000 };
+			     .timeout_ms = 5000, .input_fd = -1 };
 	struct stats st = { 0 };
 	char why[512] = "";
 	double t0;

@@ -18,6 +18,8 @@
 #include "presentation-time-client-protocol.h"
 #include "wlseal-shm-policy-v1-client-protocol.h"
 #include "xdg-decoration-unstable-v1-client-protocol.h"
+#include "xdg-output-unstable-v1-client-protocol.h"
+#include "relative-pointer-unstable-v1-client-protocol.h"
 
 #define MAX_OBJECTS 4096
 #define MAX_MSG 4096		/* libwayland's connection buffer */
@@ -60,6 +62,7 @@ struct options {
 	int timeout_ms;
 	pid_t pid;
 	bool verbose;
+	int input_fd;		/* --input: the compositor's FIFO, or -1 */
 };
 
 struct object {

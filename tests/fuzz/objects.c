@@ -24,6 +24,9 @@ static const struct wl_interface *const interfaces[] = {
 	&wl_data_device_interface, &wl_data_source_interface,
 	&wl_data_offer_interface, &zxdg_decoration_manager_v1_interface,
 	&zxdg_toplevel_decoration_v1_interface,
+	&zxdg_output_manager_v1_interface, &zxdg_output_v1_interface,
+	&zwp_relative_pointer_manager_v1_interface,
+	&zwp_relative_pointer_v1_interface,
 };
 #define N_INTERFACES (sizeof(interfaces) / sizeof(interfaces[0]))
 

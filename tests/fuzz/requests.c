@@ -83,6 +83,29 @@ static bool hint_for(struct conn *c, uint32_t target, const struct wl_interface 
 		h->n = 4;
 		return true;
 	}
+	/* A positioner that is complete and valid, so that get_popup and
+	 * reposition get past it to placement. */
+	if (iface == &xdg_positioner_interface &&
+	    (opcode == XDG_POSITIONER_SET_SIZE ||
+	     opcode == XDG_POSITIONER_SET_ANCHOR_RECT)) {
+		int k = 0;
+
+		if (opcode == XDG_POSITIONER_SET_ANCHOR_RECT) {
+			h->ints[k++] = (int32_t)below(r, 200) - 20;
+			h->ints[k++] = (int32_t)below(r, 200) - 20;
+		}
+		h->ints[k++] = w;
+		h->ints[k++] = hh;
+		h->n = k;
+		return true;
+	}
+	if (iface == &xdg_positioner_interface &&
+	    (opcode == XDG_POSITIONER_SET_ANCHOR ||
+	     opcode == XDG_POSITIONER_SET_GRAVITY)) {
+		h->ints[0] = (int32_t)below(r, 9);
+		h->n = 1;
+		return true;
+	}
 	if (iface == &wl_surface_interface && opcode == WL_SURFACE_SET_BUFFER_TRANSFORM) {
 		h->ints[0] = 0;
 		h->n = 1;
@@ -369,8 +392,146 @@ void bind_all(struct conn *c, struct stats *st)
 			bind_one(c, st, &c->globals[i], false);
 }
 
+/* A request of @n plain words (ints, uints, object ids already on the
+ * wire) on object slot @target. */
+static void send_words(struct conn *c, struct stats *st, uint32_t target,
+		       uint32_t opcode, const uint32_t *w, int n)
+{
+	struct msg m = { .len = 8 };
+
+	for (int i = 0; i < n; i++)
+		put32(&m, w[i]);
+	send_msg(c, &m, wire_id(target), opcode);
+	st->requests++;
+}
+
+/* A new object of @iface made by a request on @target whose first
+ * argument is its new_id, followed by @n words. */
+static uint32_t send_new(struct conn *c, struct stats *st, uint32_t target,
+			 uint32_t opcode, const struct wl_interface *iface,
+			 const uint32_t *w, int n)
+{
+	uint32_t words[8], id = c->next_id++;
+
+	words[0] = id;
+	for (int i = 0; i < n && i < 7; i++)
+		words[1 + i] = w[i];
+	send_words(c, st, target, opcode, words, n + 1);
+	return new_object(c, id, iface, c->obj[target].version);
+}
+
+/* The initial commit of @surf (whose role object @xs has), then the
+ * configure acked and a buffer committed: mapped, if the buffer is good. */
+static void map_role(struct conn *c, struct stats *st, uint32_t surf,
+		     uint32_t xs)
+{
+	uint32_t buffer, w[3];
+
+	send_words(c, st, surf, WL_SURFACE_COMMIT, NULL, 0);
+	pump(c, 10);
+	if (c->dead || !c->obj[xs].serial || !chance(&c->rng, 800))
+		return;
+	w[0] = c->obj[xs].serial;
+	send_words(c, st, xs, XDG_SURFACE_ACK_CONFIGURE, w, 1);
+	buffer = pick_object(c, &wl_buffer_interface);
+	if (buffer) {
+		w[0] = wire_id(buffer);
+		w[1] = w[2] = 0;
+		send_words(c, st, surf, WL_SURFACE_ATTACH, w, 3);
+		send_words(c, st, surf, WL_SURFACE_COMMIT, NULL, 0);
+	}
+}
+
+/* A new surface with an xdg_surface; *@xs receives the xdg_surface. */
+static uint32_t new_xdg_surface(struct conn *c, struct stats *st,
+				uint32_t comp, uint32_t wm, uint32_t *xs)
+{
+	uint32_t surf, w[1];
+
+	surf = send_new(c, st, comp, WL_COMPOSITOR_CREATE_SURFACE,
+			&wl_surface_interface, NULL, 0);
+	w[0] = wire_id(surf);
+	*xs = send_new(c, st, wm, XDG_WM_BASE_GET_XDG_SURFACE,
+		       &xdg_surface_interface, w, 1);
+	c->obj[surf].taken = true;
+	return surf;
+}
+
+/* A popup on @parent (an xdg_surface with a role): a complete
+ * positioner with any anchor, gravity, adjustment and offset, sometimes
+ * reactive, a grab now and then; mostly mapped. Returns its xdg_surface. */
+static uint32_t popup_on(struct conn *c, struct stats *st, uint32_t comp,
+			 uint32_t wm, uint32_t parent)
+{
+	struct rng *r = &c->rng;
+	uint32_t seat = pick_object(c, &wl_seat_interface);
+	uint32_t pos, surf, xs, popup, w[4];
+
+	pos = send_new(c, st, wm, XDG_WM_BASE_CREATE_POSITIONER,
+		       &xdg_positioner_interface, NULL, 0);
+	w[0] = 1 + below(r, 400);
+	w[1] = 1 + below(r, 300);
+	send_words(c, st, pos, XDG_POSITIONER_SET_SIZE, w, 2);
+	w[0] = below(r, 200) - 20;
+	w[1] = below(r, 200) - 20;
+	w[2] = below(r, 50);
+	w[3] = below(r, 50);
+	send_words(c, st, pos, XDG_POSITIONER_SET_ANCHOR_RECT, w, 4);
+	w[0] = below(r, 9);
+	send_words(c, st, pos, XDG_POSITIONER_SET_ANCHOR, w, 1);
+	w[0] = below(r, 9);
+	send_words(c, st, pos, XDG_POSITIONER_SET_GRAVITY, w, 1);
+	w[0] = below(r, 64);
+	send_words(c, st, pos, XDG_POSITIONER_SET_CONSTRAINT_ADJUSTMENT, w, 1);
+	w[0] = below(r, 600) - 300;
+	w[1] = below(r, 600) - 300;
+	send_words(c, st, pos, XDG_POSITIONER_SET_OFFSET, w, 2);
+	if (c->obj[pos].version >= 3 && chance(r, 300))
+		send_words(c, st, pos, XDG_POSITIONER_SET_REACTIVE, NULL, 0);
+	surf = new_xdg_surface(c, st, comp, wm, &xs);
+	w[0] = wire_id(parent);
+	w[1] = wire_id(pos);
+	popup = send_new(c, st, xs, XDG_SURFACE_GET_POPUP, &xdg_popup_interface,
+			 w, 2);
+	c->obj[xs].taken = true;
+	if (seat && chance(r, 500)) {
+		w[0] = wire_id(seat);
+		w[1] = c->last_serial;
+		send_words(c, st, popup, XDG_POPUP_GRAB, w, 2);
+	}
+	map_role(c, st, surf, xs);
+	if (chance(r, 500)) {
+		send_words(c, st, pos, XDG_POSITIONER_DESTROY, NULL, 0);
+		c->obj[pos].live = false;
+	}
+	return xs;
+}
+
+/*
+ * A toplevel mapped for the purpose, with a popup on it and sometimes
+ * popups on that one (menus nest); the random requests that follow
+ * reposition, grab, destroy and commit them in any order.
+ */
+static void popup_scaffold(struct conn *c, struct stats *st)
+{
+	uint32_t wm = pick_object(c, &xdg_wm_base_interface);
+	uint32_t comp = pick_object(c, &wl_compositor_interface);
+	uint32_t surf, xs;
+
+	if (!wm || !comp || c->next_id + 40 >= MAX_OBJECTS - 64)
+		return;
+	surf = new_xdg_surface(c, st, comp, wm, &xs);
+	send_new(c, st, xs, XDG_SURFACE_GET_TOPLEVEL, &xdg_toplevel_interface,
+		 NULL, 0);
+	c->obj[xs].taken = true;
+	map_role(c, st, surf, xs);
+	xs = popup_on(c, st, comp, wm, xs);
+	for (int i = 0; i < 3 && !c->dead && chance(&c->rng, 400); i++)
+		xs = popup_on(c, st, comp, wm, xs);
+}
+
 /* A little structure: a surface with a role and a buffer, the path that
- * reaches composition. */
+ * reaches composition; a popup now and then. */
 void scaffold(struct conn *c, struct stats *st)
 {
 	uint32_t comp = pick_object(c, &wl_compositor_interface);
@@ -412,6 +573,8 @@ void scaffold(struct conn *c, struct stats *st)
 			send_request(c, st, surf, WL_SURFACE_COMMIT);
 		}
 	}
+	if (chance(&c->rng, 300))
+		popup_scaffold(c, st);
 	{
 		uint32_t shm = pick_object(c, &wl_shm_interface);
 
