@@ -261,7 +261,7 @@ void wlseal_xdg_toplevel_set_activated(struct wlseal_xdg_toplevel *tl,
 				       bool activated);
 
 /* The frame around @tl (all 0: none); a mapped window moves so that
- * its window geometry keeps its place on the output. */
+ * the frame's corner is at its spot. */
 void wlseal_xdg_toplevel_set_frame(struct wlseal_xdg_toplevel *tl,
 				   const struct wlseal_xdg_frame *frame);
 /* A floating window moves by (@dx, @dy) (the frame's top edge stays on

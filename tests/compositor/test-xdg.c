@@ -488,9 +488,10 @@ static void deco_create(struct t *t, struct deco *dc, struct win *w)
 }
 
 /*
- * zxdg_decoration_manager_v1: client_side whatever is asked, each time
- * with an xdg_surface.configure after it (once the toplevel had its
- * initial commit), and the protocol's errors.
+ * zxdg_decoration_manager_v1: each mode as asked (server_side when the
+ * client leaves it to the compositor), each time with an
+ * xdg_surface.configure after it (once the toplevel had its initial
+ * commit), and the protocol's errors. test-decor checks the frame.
  */
 static void test_decoration(void)
 {
@@ -506,7 +507,7 @@ static void test_decoration(void)
 	win_create(&t, &w);
 	deco_create(&t, &dc, &w);
 	zxdg_toplevel_decoration_v1_set_mode(dc.d,
-		ZXDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE);
+		ZXDG_TOPLEVEL_DECORATION_V1_MODE_CLIENT_SIDE);
 	wl_display_roundtrip(t.display);
 	check(dc.configures >= 1 &&
 	      dc.mode == ZXDG_TOPLEVEL_DECORATION_V1_MODE_CLIENT_SIDE,
@@ -515,25 +516,37 @@ static void test_decoration(void)
 	check(w.configures == 0, "no xdg_surface.configure before the initial commit");
 	win_initial_commit(&w);
 	win_draw(&w, 100, 80, RED);
-	expect_mapped_at(&t, CASCADE_X0, CASCADE_Y0, "decorated window");
+	expect_mapped_at(&t, CASCADE_X0, CASCADE_Y0, "client-side decorated window");
 
 	n = dc.configures;
 	zxdg_toplevel_decoration_v1_set_mode(dc.d,
 		ZXDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE);
 	wait_configure(&w, w.configures, "set_mode(server_side)");
 	check(dc.configures == n + 1 &&
+	      dc.mode == ZXDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE,
+	      "set_mode(server_side) answered server_side, then xdg_surface.configure");
+	n = dc.configures;
+	zxdg_toplevel_decoration_v1_set_mode(dc.d,
+		ZXDG_TOPLEVEL_DECORATION_V1_MODE_CLIENT_SIDE);
+	wait_configure(&w, w.configures, "set_mode(client_side)");
+	check(dc.configures == n + 1 &&
 	      dc.mode == ZXDG_TOPLEVEL_DECORATION_V1_MODE_CLIENT_SIDE,
-	      "set_mode(server_side) answered client_side, then xdg_surface.configure");
+	      "set_mode(client_side) answered client_side, then xdg_surface.configure");
 	n = dc.configures;
 	zxdg_toplevel_decoration_v1_unset_mode(dc.d);
 	wait_configure(&w, w.configures, "unset_mode");
 	check(dc.configures == n + 1 &&
-	      dc.mode == ZXDG_TOPLEVEL_DECORATION_V1_MODE_CLIENT_SIDE,
-	      "unset_mode answered client_side, then xdg_surface.configure");
+	      dc.mode == ZXDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE,
+	      "unset_mode answered server_side, then xdg_surface.configure");
+	zxdg_toplevel_decoration_v1_set_mode(dc.d,
+		ZXDG_TOPLEVEL_DECORATION_V1_MODE_CLIENT_SIDE);
+	wait_configure(&w, w.configures, "set_mode(client_side) again");
 	win_draw(&w, 100, 80, BLUE);
 	screenshot(&t);
 	expect_rect(&t, CASCADE_X0, CASCADE_Y0, 100, 80, BLUE,
-		    "no decorations drawn: the window as committed");
+		    "client_side: no decorations drawn, the window as committed");
+	expect_rect(&t, 0, 0, OUT_W, CASCADE_Y0, BACKGROUND,
+		    "client_side: nothing above the window");
 	/* Destroying the decoration, then the toplevel, is the right order. */
 	zxdg_toplevel_decoration_v1_destroy(dc.d);
 	xdg_toplevel_destroy(w.tl);
