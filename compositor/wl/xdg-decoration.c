@@ -26,6 +26,7 @@
 
 #include <wayland-server-core.h>
 
+#include "log.h"
 #include "wl.h"
 #include "xdg-decoration-unstable-v1-server-protocol.h"
 
@@ -52,6 +53,11 @@ static void send_mode(struct decoration *d, uint32_t mode)
 		wlseal_decor_destroy(d->decor);
 		d->decor = NULL;
 	}
+	wlseal_debug("decoration pid=%d toplevel \"%s\" %s",
+		     (int)wlseal_client_pid(wl_resource_get_client(d->resource)),
+		     d->tl->title ? d->tl->title : "",
+		     mode == ZXDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE ?
+		     "server_side" : "client_side");
 	zxdg_toplevel_decoration_v1_send_configure(d->resource, mode);
 	wlseal_xdg_toplevel_configure(d->tl);
 }
