@@ -14,7 +14,7 @@
  * each, stretched over the view (an identity transform pads it); the
  * text and the close button are drawn into an image that lives for
  * that repaint only. A frame keeps no pixels: its memory is this
- * struct, about 1 KiB, one per toplevel (so at most one per surface,
+ * struct, about 1.5 KiB, one per toplevel (so at most one per surface,
  * --max-surfaces-per-client), and the decoration object it belongs to
  * counts as one of the client's protocol objects (account/objects.c).
  * The views count against their client's overdraw budget like its
@@ -92,6 +92,10 @@ struct wlseal_decor {
 	struct wl_listener surface_destroy;	/* surface->destroy_signal */
 	struct part parts[PARTS];
 	bool active;			/* drawn in the focused colours */
+	/* The title as last laid out: a new one of the same width
+	 * changes no view's size, yet its pixels. */
+	char text[TITLE_MAX_CHARS];
+	size_t text_n;
 	/* A left press on the title bar: the window follows the cursor,
 	 * which stays at (@grab_x, @grab_y) of the bar. */
 	bool dragging;
@@ -371,6 +375,12 @@ static void layout(struct wlseal_decor *d)
 		for (int i = 0; i < PARTS; i++)
 			wlseal_scene_damage_view(d->scene, &d->parts[i].view,
 						 NULL);
+	}
+	if (n != d->text_n || memcmp(text, d->text, n) != 0) {
+		memcpy(d->text, text, n);
+		d->text_n = n;
+		wlseal_scene_damage_view(d->scene, &d->parts[PART_TEXT].view,
+					 NULL);
 	}
 }
 

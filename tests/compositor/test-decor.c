@@ -175,6 +175,7 @@ static void test_frame(void)
 	static struct win w;
 	static struct deco dc;
 	int text_w = 6 * 12;	/* "wlseal": six cells of 12 pixels */
+	int before;
 
 	t_start(&t);
 	win_create(&t, &w);
@@ -211,6 +212,16 @@ static void test_frame(void)
 		    OUT_H, BACKGROUND, "background right");
 	expect_rect(&t, 0, WY + WIN_H + BORDER, OUT_W,
 		    OUT_H - (WY + WIN_H + BORDER), BACKGROUND, "background below");
+
+	/* A new title as wide as the old one: redrawn all the same. */
+	before = count(&t, WX + TEXT_X, CLOSE_Y, text_w, TEXT_H, TEXT_INACTIVE);
+	xdg_toplevel_set_title(w.tl, "WWWWWW");
+	screenshot(&t);
+	check(count(&t, WX + TEXT_X, CLOSE_Y, text_w, TEXT_H, TEXT_INACTIVE) >
+	      before, "a new title of the same width drawn (%d text pixels, "
+	      "%d before)", count(&t, WX + TEXT_X, CLOSE_Y, text_w, TEXT_H,
+				  TEXT_INACTIVE), before);
+	expect_rect(&t, WX, WY, WIN_W, WIN_H, RED, "the window untouched");
 
 	request(&w, xdg_toplevel_set_maximized, "set_maximized");
 	check(w.maximized && w.w == OUT_W - 2 * BORDER &&
