@@ -6,7 +6,8 @@
  * title text, close button, border), configures that leave room for it,
  * and, with a FIFO input device (input-client.h), a click on the close
  * button that sends xdg_toplevel.close and a drag of the title bar that
- * moves the window, neither seen by the client as pointer events.
+ * moves the window, neither seen by the client as pointer events, and
+ * a press on the title bar that gives the window the keyboard focus.
  *
  * Usage: test-decor TEST (TAP output). WLSEAL_DECOR_SHOT=PATH keeps a
  * copy of decor-frame's first screenshot there, to look at.
@@ -441,11 +442,46 @@ static void test_drag(void)
 	sc_stop(&sc);
 }
 
+/*
+ * A press on a window's title bar gives it the keyboard focus, as a
+ * press on the window would: the newer window B had it, A gets it.
+ */
+static void test_focus(void)
+{
+	static struct sc sc;
+	static struct win a, b;
+	static struct deco da, db;
+	int bx, by;
+
+	sc_start(&sc, 8);
+	sc_pointer(&sc);
+	decorated_window(&sc, &a, &da);
+	win_create(&sc.t, &b);
+	sc.named[1] = b.s;
+	deco_create(&sc.t, &db, &b);
+	win_initial_commit(&b);
+	win_draw(&b, WIN_W, WIN_H, GREEN);
+	wait_mapped(&sc.t, &bx, &by, "B");
+	expect_activated(&sc, &b, true, "B, the newest");
+	expect_activated(&sc, &a, false, "A, once B mapped");
+	/* A's title bar, left of its title: B's frame starts lower. */
+	check(by - TITLE_H > CASCADE_Y0 + TITLE_H, "B (at %d,%d) below A's "
+	      "title bar", bx, by);
+	fifo_move(&sc.f, CASCADE_X0 + 4, CASCADE_Y0 + 4);
+	fifo_key(&sc.f, BTN_LEFT, 1);
+	fifo_key(&sc.f, BTN_LEFT, 0);
+	expect_activated(&sc, &a, true, "A, its title bar pressed");
+	expect_activated(&sc, &b, false, "B, A's title bar pressed");
+	check(!strstr(sc.log, "ptr-"), "no pointer event reached the client");
+	sc_stop(&sc);
+}
+
 static const struct harness_test tests[] = {
 	{ "decor-frame", test_frame },
 	{ "decor-modes", test_modes },
 	{ "decor-close", test_close },
 	{ "decor-drag", test_drag },
+	{ "decor-focus", test_focus },
 };
 
 int main(int argc, char **argv)
