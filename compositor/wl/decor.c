@@ -325,10 +325,11 @@ static void layout(struct wlseal_decor *d)
 	close_x = gx + gw + BORDER - CLOSE_MARGIN - CLOSE_SIZE;
 	n = title_chars(d->tl->title ? d->tl->title : "", text, sizeof(text));
 	text_w = (int32_t)n * CELL_W;
-	/* Whole characters only, left of the close button. */
+	/* Whole characters only, left of the close button; the last one's
+	 * spacing column may reach into the button's margin. */
 	if (text_w > close_x - CLOSE_MARGIN - (gx + TEXT_X))
-		text_w = (close_x - CLOSE_MARGIN - (gx + TEXT_X)) / CELL_W *
-			 CELL_W;
+		text_w = (close_x - CLOSE_MARGIN - (gx + TEXT_X) + GLYPH_SCALE) /
+			 CELL_W * CELL_W;
 	at[PART_TITLE].x = gx - BORDER;
 	at[PART_TITLE].y = gy - TITLE_H;
 	at[PART_TITLE].w = gw + 2 * BORDER;
