@@ -51,7 +51,12 @@
  *   focused client's wl_keyboard or wl_pointer objects
  *   (wl/seat-client.c), so this count bounds that walk too. Otherwise
  *   their count bounds their memory: a resource and its struct, about
- *   200 bytes, 13 MiB at the limit.
+ *   200 bytes, 13 MiB at the limit. A server_side decoration adds a
+ *   frame of six scene views (wl/decor.c, about 1.5 KiB, no pixels kept:
+ *   its images are made for each repaint that draws it); a decoration
+ *   belongs to a toplevel, one per surface, so the surfaces limit
+ *   bounds frames too (6 MiB a client at the default). The frame's
+ *   views are drawn as their client's, within its overdraw budget.
  *
  * Per request, damage and regions are collapsed to their extents past 32
  * rectangles (region.c) and the scene's accumulated damage past 64

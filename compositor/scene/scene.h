@@ -46,6 +46,23 @@ struct wlseal_scene_source {
 	void (*end)(struct wlseal_scene_view *view);
 };
 
+/*
+ * Pointer input on a view the compositor draws itself (a window frame,
+ * wl/decor.c) instead of a client's surface. The seat (wl/pointer.c)
+ * sends the cursor's buttons there, not to any client, and holds the
+ * pointer for the view while a button pressed on it is down: the view
+ * follows the cursor wherever it goes until the release.
+ */
+struct wlseal_scene_pointer {
+	/* A button went down or up with the cursor at (@sx, @sy), view
+	 * coordinates (a release: wherever the cursor is by then). */
+	void (*button)(struct wlseal_scene_view *view, uint32_t button,
+		       bool pressed, double sx, double sy);
+	/* A button pressed on the view is held and the cursor moved to
+	 * (@sx, @sy), view coordinates, inside the view or not. */
+	void (*drag)(struct wlseal_scene_view *view, double sx, double sy);
+};
+
 struct wlseal_scene_view {
 	/* A top-level view: output coordinates, valid while mapped; a
 	 * child: the offset from its parent's origin. */
@@ -74,6 +91,11 @@ struct wlseal_scene_view {
 	 * (wl_surface.set_input_region, wlseal_scene_set_input), always
 	 * within its size; NULL: all of it. */
 	const pixman_region32_t *input;
+	/* NULL: a client's surface (wl/surface.c embeds the view), whose
+	 * client gets the pointer's events. Otherwise the compositor's own
+	 * view, which takes them through these hooks; it is never a
+	 * top-level view, always a child of a surface's. */
+	const struct wlseal_scene_pointer *pointer;
 	/* Whose overdraw budget its drawing counts against (overdraw.c):
 	 * compared, never dereferenced; NULL: the compositor's own. */
 	const void *owner;

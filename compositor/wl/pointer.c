@@ -10,8 +10,17 @@
  * the surface-local position) and leave when the cursor goes elsewhere,
  * motion in surface-local coordinates, button, and axis events, each
  * group closed by frame (version 5 on) as the device's SYN_REPORT
- * closes it. No implicit grab: a button held while the cursor leaves
- * does not keep the focus (nothing in wlseal drags).
+ * closes it. No implicit grab for clients: a button held while the
+ * cursor leaves does not keep the focus.
+ *
+ * Views the compositor draws itself (server-side window frames,
+ * decor.c) take the pointer through their scene hooks
+ * (wlseal_scene_pointer) instead of a client: over one, the client's
+ * surface is left, and a button pressed there goes to the hook and
+ * holds the pointer for that view until its release (a title bar
+ * dragged follows the cursor however fast it moves). Such a view is
+ * forgotten the moment it stops showing (wlseal_pointer_unmapped:
+ * decor.c unmaps its views before it frees them).
  *
  * When the scene changes under a cursor that stays put (a view mapped,
  * unmapped, moved, restacked, resized, or given a new input region),
@@ -190,7 +199,8 @@ static bool set_focus(struct wlseal_pointer *p, struct wlseal_surface *s,
 	return true;
 }
 
-/* The surface under the cursor, and where on it. */
+/* The surface under the cursor, and where on it; NULL when there is
+ * none or a view of the compositor's own is there (p->over). */
 static struct wlseal_surface *hit(struct wlseal_pointer *p, double *sx,
 				  double *sy)
 {
@@ -200,16 +210,33 @@ static struct wlseal_surface *hit(struct wlseal_pointer *p, double *sx,
 	/* Found for the scene as it is now: until it changes, there is
 	 * nothing to find again (wlseal_pointer_frame_start). */
 	p->layout = p->server->scene.layout;
+	p->over = NULL;
 	v = wlseal_scene_view_at(&p->server->scene, p->x, p->y, sx, sy);
 	if (!v)
 		return NULL;
-	/* Every view in the scene is a wl_surface's (surface.c). */
+	if (v->pointer) {
+		p->over = v;
+		return NULL;
+	}
+	/* Every other view is a wl_surface's (surface.c). */
 	s = wl_container_of(v, s, view);
 	return s;
 }
 
+/* The cursor in @v's coordinates. */
+static void view_local(struct wlseal_pointer *p, struct wlseal_scene_view *v,
+		       double *sx, double *sy)
+{
+	int64_t x, y;
+
+	wlseal_scene_view_origin(v, &x, &y);
+	*sx = p->x - (double)x;
+	*sy = p->y - (double)y;
+}
+
 void wlseal_pointer_leave(struct wlseal_pointer *p)
 {
+	p->over = p->grab = NULL;
 	if (set_focus(p, NULL, 0, 0))
 		wlseal_pointer_frame(p);
 }
@@ -224,6 +251,13 @@ void wlseal_pointer_motion(struct wlseal_pointer *p, uint32_t time,
 
 	p->x = x;
 	p->y = y;
+	if (p->grab) {
+		/* Held by the compositor's view: it follows, no one else
+		 * hears of it. */
+		view_local(p, p->grab, &sx, &sy);
+		p->grab->pointer->drag(p->grab, sx, sy);
+		return;
+	}
 	s = hit(p, &sx, &sy);
 	/* enter already carries the position. */
 	if (set_focus(p, s, sx, sy) || !s)
@@ -249,8 +283,9 @@ void wlseal_pointer_rehit(struct wlseal_pointer *p)
 void wlseal_pointer_frame_start(struct wlseal_pointer *p)
 {
 	/* However many views were mapped, unmapped or moved since the last
-	 * hit test, one finds where the cursor is now. */
-	if (p->layout != p->server->scene.layout)
+	 * hit test, one finds where the cursor is now; while a view of the
+	 * compositor's holds the pointer, at its release. */
+	if (!p->grab && p->layout != p->server->scene.layout)
 		wlseal_pointer_rehit(p);
 }
 
@@ -260,10 +295,41 @@ void wlseal_pointer_unmapped(struct wlseal_pointer *p)
 	 * would see it gone from the screen. O(its depth), at most 32
 	 * subsurface levels (subcompositor.c). What is under the cursor
 	 * instead is found with the next frame. */
+	if (p->over && !wlseal_scene_view_visible(p->over))
+		p->over = NULL;
+	if (p->grab && !wlseal_scene_view_visible(p->grab))
+		p->grab = NULL;
 	if (p->focus.surface &&
 	    !wlseal_scene_view_visible(&p->focus.surface->view) &&
 	    set_focus(p, NULL, 0, 0))
 		wlseal_pointer_frame(p);
+}
+
+/* A button over, or held by, a view of the compositor's own. */
+static void view_button(struct wlseal_pointer *p, uint32_t button,
+			bool pressed)
+{
+	struct wlseal_scene_view *v = p->grab;
+	double sx, sy;
+
+	if (v) {
+		/* Other buttons meanwhile go nowhere. */
+		if (pressed || button != p->grab_button)
+			return;
+		p->grab = NULL;
+		view_local(p, v, &sx, &sy);
+		v->pointer->button(v, button, false, sx, sy);
+		/* Where the cursor is now, with whatever moved. */
+		wlseal_pointer_rehit(p);
+		return;
+	}
+	v = p->over;
+	if (!pressed)
+		return;
+	p->grab = v;
+	p->grab_button = button;
+	view_local(p, v, &sx, &sy);
+	v->pointer->button(v, button, true, sx, sy);
 }
 
 void wlseal_pointer_button(struct wlseal_pointer *p, uint32_t time,
@@ -273,6 +339,10 @@ void wlseal_pointer_button(struct wlseal_pointer *p, uint32_t time,
 	struct wl_resource *r;
 	uint32_t serial;
 
+	if (p->grab || (!client && p->over)) {
+		view_button(p, button, pressed);
+		return;
+	}
 	if (!client)
 		return;
 	serial = wl_display_next_serial(p->server->display);

@@ -159,7 +159,9 @@ static struct wlseal_surface *view_surface(struct wlseal_scene_view *v)
 {
 	struct wlseal_surface *s;
 
-	/* Every view in the scene is a wl_surface's (surface.c). */
+	/* A top-level view, or one the pointer focus found, is a
+	 * wl_surface's (surface.c); only children of those may be the
+	 * compositor's own (a window frame, decor.c). */
 	return wl_container_of(v, s, view);
 }
 
@@ -250,11 +252,11 @@ static void view_mapped(struct wl_listener *l, void *data)
 {
 	struct wlseal_seat *seat = wl_container_of(l, seat, view_mapped);
 	struct wlseal_scene_view *v = data;
-	struct wlseal_surface *s = view_surface(v);
 
-	/* The newest toplevel gets the keyboard. */
-	if (!v->parent && s->role_activate)
-		set_keyboard_focus(seat, s);
+	/* The newest toplevel gets the keyboard. Only a top-level view is
+	 * sure to be a surface's: a child may be a window frame's. */
+	if (!v->parent && view_surface(v)->role_activate)
+		set_keyboard_focus(seat, view_surface(v));
 }
 
 /* Work per unmap: O(depth of the focused surfaces' trees), at most 32
@@ -314,6 +316,15 @@ static void on_button(void *data, uint32_t time, uint32_t button, bool pressed)
 {
 	struct wlseal_seat *seat = data;
 	struct wlseal_surface *s = seat->pointer.focus.surface;
+	struct wlseal_scene_view *v = seat->pointer.over;
+
+	/* A window's frame (the compositor's view, a child of the
+	 * window's) counts as the window. */
+	if (!s && v) {
+		while (v->parent)
+			v = v->parent;
+		s = view_surface(v);
+	}
 
 	/* A press outside the grab's popups breaks it; one on them keeps
 	 * the keyboard where the grab put it. */

@@ -74,6 +74,16 @@ struct wlseal_pointer {
 	double x, y;			/* the cursor, output coordinates */
 	uint32_t enter_serial;
 	uint64_t layout;		/* scene.layout at the last hit test */
+	/* The compositor's own view under the cursor (a window frame:
+	 * scene.h's wlseal_scene_pointer), found by the last hit test
+	 * instead of a surface; NULL once it stops showing. */
+	struct wlseal_scene_view *over;
+	/* The compositor's view a button (@grab_button) was pressed on,
+	 * while it is held: it gets every motion and the release, and no
+	 * client gets pointer events meanwhile. NULL once it stops
+	 * showing (wlseal_pointer_unmapped). */
+	struct wlseal_scene_view *grab;
+	uint32_t grab_button;
 	/* Who got events since the last frame (at most the client left
 	 * and the one entered). */
 	struct wl_client *frame_clients[2];

@@ -196,11 +196,19 @@ struct wlseal_xdg_surface {
 
 /*
  * xdg-toplevel.c: the xdg_toplevel role. xdg-shell.c calls in (create,
- * commit, ack, detach), xdg-decoration.c too (from_resource, configure);
- * xdg-toplevel.c calls neither back: it sends xdg_surface.configure on
- * the resource itself, and tells of its end through destroy_signal.
+ * commit, ack, detach), xdg-decoration.c too (from_resource, configure),
+ * and decor.c (set_frame, move, close); xdg-toplevel.c calls none of
+ * them back: it sends xdg_surface.configure on the resource itself, and
+ * tells of changes through changed_signal, of its end through
+ * destroy_signal.
  */
 #define WLSEAL_XDG_CONFIGURES 4	/* sent and not acked, at most */
+
+/* A frame the compositor draws around a window (decor.c): how far it
+ * reaches past the window geometry on each side; all 0: none. */
+struct wlseal_xdg_frame {
+	int32_t top, left, right, bottom;
+};
 
 /* What a configure asks of the window. */
 struct wlseal_xdg_state {
@@ -235,6 +243,14 @@ struct wlseal_xdg_toplevel {
 	struct wl_signal destroy_signal;
 	bool destroy_requested;
 	struct wl_resource *decoration;	/* xdg-decoration.c's, or NULL */
+	/* The compositor's frame around it (wlseal_xdg_toplevel_set_frame):
+	 * configures leave room for it, placement puts its corner at the
+	 * spot. Not drawn, nor counted, while fullscreen. */
+	struct wlseal_xdg_frame frame;
+	/* What a frame shows may have changed (data: this): a commit (size,
+	 * window geometry, states acked), the title, the keyboard focus,
+	 * or the xdg_surface gone (xs NULL). */
+	struct wl_signal changed_signal;
 };
 
 /* xdg_surface.get_toplevel: @xs gets its role object. */
@@ -345,7 +361,35 @@ bool wlseal_relative_pointer_init(struct wlseal_server *server);
 void wlseal_relative_pointer_motion(struct wl_client *client, uint32_t time,
 				    double dx, double dy);
 
-/* xdg-decoration.c: zxdg_decoration_manager_v1, always client-side */
+
+/* The frame around @tl (all 0: none); a mapped window moves so that
+ * the frame's corner is at its spot. */
+void wlseal_xdg_toplevel_set_frame(struct wlseal_xdg_toplevel *tl,
+				   const struct wlseal_xdg_frame *frame);
+/* A floating window moves by (@dx, @dy) (the frame's top edge stays on
+ * the output); maximized or fullscreen, nothing happens. */
+void wlseal_xdg_toplevel_move(struct wlseal_xdg_toplevel *tl, int32_t dx,
+			      int32_t dy);
+/* xdg_toplevel.close: the user asked the window to close. */
+void wlseal_xdg_toplevel_close(struct wlseal_xdg_toplevel *tl);
+
+/*
+ * decor.c: the frame the compositor draws around a toplevel whose
+ * decoration is server_side: a title bar with the title and a close
+ * button, and a border, as child views of the toplevel's surface (below
+ * it), drawn and damage-tracked by the scene, taking the pointer
+ * through the scene's hooks (wlseal_scene_pointer). It calls
+ * xdg-toplevel.c (frame, move, close) and follows the toplevel through
+ * its changed_signal; xdg-decoration.c creates and destroys it.
+ */
+struct wlseal_decor;
+/* NULL: out of memory. */
+struct wlseal_decor *wlseal_decor_create(struct wlseal_xdg_toplevel *tl);
+/* Before @tl goes, or when its mode is client_side again. */
+void wlseal_decor_destroy(struct wlseal_decor *decor);
+
+/* xdg-decoration.c: zxdg_decoration_manager_v1: server_side unless the
+ * client asks for client_side */
 bool wlseal_xdg_decoration_init(struct wlseal_server *server);
 
 /* presentation.c */

@@ -1,10 +1,21 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * xdg-decoration.c - zxdg_decoration_manager_v1: wlseal draws no window
- * decorations, so every toplevel decoration is told client_side, when it
- * is made and after each set_mode or unset_mode, each time followed by an
- * xdg_surface.configure (xdg-toplevel.c) once the toplevel had its
- * initial commit; before that, the initial configure follows.
+ * xdg-decoration.c - zxdg_decoration_manager_v1: who draws a toplevel's
+ * title bar and border. A client that asks for client_side gets
+ * client_side and draws its own; one that asks for server_side, or
+ * leaves it to the compositor (no set_mode, or unset_mode), gets
+ * server_side and a frame wlseal draws (decor.c). server_side is the
+ * preference because applications that ask nothing expect it: SDL 2
+ * (2.26, Debian 12) maps its window through xdg-shell once it sees the
+ * decoration global, and when told client_side it unmaps the window to
+ * start over with libdecor, or stays borderless without it.
+ *
+ * The mode is told when the decoration is made and after each set_mode
+ * or unset_mode, each time followed by an xdg_surface.configure
+ * (xdg-toplevel.c) once the toplevel had its initial commit; before
+ * that, the initial configure follows. The frame comes and goes with
+ * the mode at once (its room in configures and placement with it), and
+ * goes with the decoration object or the toplevel.
  *
  * Errors, on the decoration object: unconfigured_buffer (its toplevel
  * has a buffer attached or committed), already_constructed (a second
@@ -15,19 +26,39 @@
 
 #include <wayland-server-core.h>
 
+#include "log.h"
 #include "wl.h"
 #include "xdg-decoration-unstable-v1-server-protocol.h"
+
+/* What a client that states no preference gets (see above). */
+#define PREFERRED_MODE ZXDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE
 
 struct decoration {
 	struct wl_resource *resource;
 	struct wlseal_xdg_toplevel *tl;	/* NULL once the toplevel is gone */
 	struct wl_listener toplevel_destroy;
+	struct wlseal_decor *decor;	/* the frame, while server_side */
 };
 
-static void send_mode(struct decoration *d)
+/* @mode given: the frame made or taken away, then told. */
+static void send_mode(struct decoration *d, uint32_t mode)
 {
-	zxdg_toplevel_decoration_v1_send_configure(
-		d->resource, ZXDG_TOPLEVEL_DECORATION_V1_MODE_CLIENT_SIDE);
+	if (mode == ZXDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE && !d->decor) {
+		d->decor = wlseal_decor_create(d->tl);
+		if (!d->decor) {
+			wl_client_post_no_memory(wl_resource_get_client(d->resource));
+			return;
+		}
+	} else if (mode != ZXDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE) {
+		wlseal_decor_destroy(d->decor);
+		d->decor = NULL;
+	}
+	wlseal_debug("decoration pid=%d toplevel \"%s\" %s",
+		     (int)wlseal_client_pid(wl_resource_get_client(d->resource)),
+		     d->tl->title ? d->tl->title : "",
+		     mode == ZXDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE ?
+		     "server_side" : "client_side");
+	zxdg_toplevel_decoration_v1_send_configure(d->resource, mode);
 	wlseal_xdg_toplevel_configure(d->tl);
 }
 
@@ -35,6 +66,8 @@ static void decoration_detach(struct decoration *d)
 {
 	if (!d->tl)
 		return;
+	wlseal_decor_destroy(d->decor);
+	d->decor = NULL;
 	d->tl->decoration = NULL;
 	wl_list_remove(&d->toplevel_destroy.link);
 	d->tl = NULL;
@@ -60,13 +93,15 @@ static void decoration_set_mode(struct wl_client *c, struct wl_resource *r,
 		orphaned_error(r);
 		return;
 	}
-	/* Whatever the client prefers: wlseal decorates nothing. */
-	send_mode(d);
+	/* Granted either way; a value the protocol does not name leaves
+	 * it to the compositor. */
+	send_mode(d, mode == ZXDG_TOPLEVEL_DECORATION_V1_MODE_CLIENT_SIDE ?
+		     mode : PREFERRED_MODE);
 }
 
 static void decoration_unset_mode(struct wl_client *c, struct wl_resource *r)
 {
-	decoration_set_mode(c, r, ZXDG_TOPLEVEL_DECORATION_V1_MODE_CLIENT_SIDE);
+	decoration_set_mode(c, r, PREFERRED_MODE);
 }
 
 static const struct zxdg_toplevel_decoration_v1_interface decoration_impl = {
@@ -145,7 +180,7 @@ static void manager_get_toplevel_decoration(struct wl_client *client,
 	tl->decoration = d->resource;
 	d->toplevel_destroy.notify = toplevel_destroyed;
 	wl_signal_add(&tl->destroy_signal, &d->toplevel_destroy);
-	send_mode(d);
+	send_mode(d, PREFERRED_MODE);
 }
 
 static const struct zxdg_decoration_manager_v1_interface manager_impl = {

@@ -16,6 +16,14 @@
  * set_window_geometry) at the spot, not the surface's: a client that
  * draws a title bar in a subsurface above its surface (foot) declares
  * it part of the window. Without geometry the surface origin goes there.
+ * A frame the compositor draws (decor.c, a server_side decoration) is
+ * outside the window geometry: its top-left corner goes to the spot,
+ * and a maximized window's configure leaves room for it (a fullscreen
+ * one has none). The spot is the next cascade slot (scene.c), moved
+ * left or up as far as the window then fits on the output, and to 0
+ * on an axis where it cannot fit at all: a window as large as the
+ * output, or larger, sits at its origin whole-sized, never cut off at
+ * the right or bottom by the slot's offset.
  *
  * The ACTIVATED state follows the seat's keyboard focus (seat.c picks
  * the toplevel, xdg-shell.c's role_activate brings it here). No
@@ -36,6 +44,20 @@ static bool state_equal(struct wlseal_xdg_state a, struct wlseal_xdg_state b)
 {
 	return a.maximized == b.maximized && a.fullscreen == b.fullscreen &&
 	       a.activated == b.activated;
+}
+
+/* The frame around the window in state @st: none while fullscreen. */
+static struct wlseal_xdg_frame frame_in(const struct wlseal_xdg_toplevel *tl,
+					struct wlseal_xdg_state st)
+{
+	struct wlseal_xdg_frame none = { 0 };
+
+	return st.fullscreen ? none : tl->frame;
+}
+
+static void changed(struct wlseal_xdg_toplevel *tl)
+{
+	wl_signal_emit(&tl->changed_signal, tl);
 }
 
 static void send_configure(struct wlseal_xdg_toplevel *tl)
@@ -61,10 +83,15 @@ static void send_configure(struct wlseal_xdg_toplevel *tl)
 		*p = XDG_TOPLEVEL_STATE_FULLSCREEN;
 	if (st.activated && (p = wl_array_add(&states, sizeof(*p))))
 		*p = XDG_TOPLEVEL_STATE_ACTIVATED;
-	/* 0x0: "pick your own size"; maximized or fullscreen: the output. */
+	/* 0x0: "pick your own size"; maximized or fullscreen: the output,
+	 * less the frame's room (the window geometry excludes it). */
 	if (st.maximized || st.fullscreen) {
-		w = xs->server->output.width;
-		h = xs->server->output.height;
+		struct wlseal_xdg_frame f = frame_in(tl, st);
+
+		w = xs->server->output.width - f.left - f.right;
+		h = xs->server->output.height - f.top - f.bottom;
+		w = w > 1 ? w : 1;
+		h = h > 1 ? h : 1;
 	}
 	xdg_toplevel_send_configure(tl->resource, w, h, &states);
 	wl_array_release(&states);
@@ -113,18 +140,41 @@ bool wlseal_xdg_toplevel_ack(struct wlseal_xdg_toplevel *tl, uint32_t serial)
 	return true;
 }
 
-/* Where the view goes: the window geometry's origin at the cascade slot,
- * or at 0,0 while maximized or fullscreen. */
+/* Where the view goes: the frame's corner (without one, the window
+ * geometry's origin) at the cascade slot, or at 0,0 while maximized or
+ * fullscreen. */
 static int32_t spot(struct wlseal_xdg_toplevel *tl, bool x)
 {
 	const struct wlseal_xdg_geometry *g = &tl->xs->geometry;
+	struct wlseal_xdg_frame f = frame_in(tl, tl->acked);
 	int32_t v = x ? tl->cascade_x : tl->cascade_y;
 
 	if (tl->acked.maximized || tl->acked.fullscreen)
 		v = 0;
+	v += x ? f.left : f.top;
 	if (g->set)
 		v -= x ? g->x : g->y;
 	return v;
+}
+
+/* A new window's slot @v on one axis, for a window @size long (its
+ * frame included) on an output @out long: as far back towards 0 as it
+ * then fits, and 0 if it cannot fit at all. */
+static int32_t fit(int32_t v, int64_t size, int32_t out)
+{
+	if ((int64_t)v + size <= out)
+		return v;
+	return size >= out ? 0 : (int32_t)(out - size);
+}
+
+/* The window geometry's size, or the surface's without one. */
+static void window_size(struct wlseal_xdg_toplevel *tl, int64_t *w, int64_t *h)
+{
+	const struct wlseal_xdg_geometry *g = &tl->xs->geometry;
+	const struct wlseal_scene_view *v = &tl->xs->surface->view;
+
+	*w = g->set ? g->width : v->width;
+	*h = g->set ? g->height : v->height;
 }
 
 static const char *title(struct wlseal_xdg_toplevel *tl)
@@ -160,6 +210,36 @@ static void unmap(struct wlseal_xdg_toplevel *tl)
 	}
 }
 
+/* The first buffer: on the output, at the next cascade slot as far as
+ * the window fits there. */
+static void map(struct wlseal_xdg_toplevel *tl)
+{
+	struct wlseal_surface *s = tl->xs->surface;
+	struct wlseal_xdg_frame f = frame_in(tl, tl->acked);
+	const struct wlseal_output_info *out = &s->server->output;
+	int64_t w, h;
+
+	wlseal_scene_map(&s->server->scene, &s->view);
+	/* A window on screen: its connection is never evicted to make room
+	 * for new ones (account/connections.c). */
+	wlseal_connections_mark_mapped(wl_resource_get_client(s->resource));
+	/* Mapped maximized or fullscreen, its size says nothing of the
+	 * floating one: the slot stays as it is for then. */
+	window_size(tl, &w, &h);
+	if (!tl->acked.maximized && !tl->acked.fullscreen) {
+		tl->cascade_x = fit(s->view.x, w + f.left + f.right, out->width);
+		tl->cascade_y = fit(s->view.y, h + f.top + f.bottom, out->height);
+	} else {
+		tl->cascade_x = s->view.x;
+		tl->cascade_y = s->view.y;
+	}
+	wlseal_scene_move(&s->server->scene, &s->view, spot(tl, true),
+			  spot(tl, false));
+	wlseal_debug("mapped pid=%d toplevel \"%s\" at %d,%d size %dx%d",
+		     client_pid(s), title(tl), s->view.x, s->view.y,
+		     s->view.width, s->view.height);
+}
+
 void wlseal_xdg_toplevel_commit(struct wlseal_xdg_toplevel *tl)
 {
 	struct wlseal_surface *s = tl->xs->surface;
@@ -173,17 +253,7 @@ void wlseal_xdg_toplevel_commit(struct wlseal_xdg_toplevel *tl)
 		return;
 	}
 	if (s->has_content && !s->view.mapped) {
-		wlseal_scene_map(&s->server->scene, &s->view);
-		/* A window on screen: its connection is never evicted to
-		 * make room for new ones (account/connections.c). */
-		wlseal_connections_mark_mapped(wl_resource_get_client(s->resource));
-		tl->cascade_x = s->view.x;
-		tl->cascade_y = s->view.y;
-		wlseal_scene_move(&s->server->scene, &s->view, spot(tl, true),
-				  spot(tl, false));
-		wlseal_debug("mapped pid=%d toplevel \"%s\" at %d,%d size %dx%d",
-			     client_pid(s), title(tl), s->view.x, s->view.y,
-			     s->view.width, s->view.height);
+		map(tl);
 	} else if (!s->has_content && s->view.mapped) {
 		/* A NULL buffer unmaps; the client starts over with a new
 		 * initial commit and configure. Reset first: the unmap
@@ -203,6 +273,7 @@ void wlseal_xdg_toplevel_commit(struct wlseal_xdg_toplevel *tl)
 	} else if (s->view.mapped) {
 		place(tl);
 	}
+	changed(tl);
 }
 
 /* xdg_toplevel */
@@ -229,6 +300,7 @@ static void toplevel_set_title(struct wl_client *c, struct wl_resource *r,
 	 * (libwayland's 4 KiB): bounded memory. */
 	free(tl->title);
 	tl->title = strdup(title);
+	changed(tl);
 }
 
 static void toplevel_set_string(struct wl_client *c, struct wl_resource *r,
@@ -365,6 +437,7 @@ void wlseal_xdg_toplevel_create(struct wlseal_xdg_surface *xs,
 	}
 	tl->xs = xs;
 	wl_signal_init(&tl->destroy_signal);
+	wl_signal_init(&tl->changed_signal);
 	xs->toplevel = tl;
 	wl_resource_set_implementation(tl->resource, &toplevel_impl, tl,
 				       toplevel_resource_destroy);
@@ -374,6 +447,7 @@ void wlseal_xdg_toplevel_detach(struct wlseal_xdg_toplevel *tl)
 {
 	unmap(tl);
 	tl->xs = NULL;
+	changed(tl);
 }
 
 void wlseal_xdg_toplevel_set_activated(struct wlseal_xdg_toplevel *tl,
@@ -385,6 +459,42 @@ void wlseal_xdg_toplevel_set_activated(struct wlseal_xdg_toplevel *tl,
 	wlseal_debug("toplevel \"%s\" %s", title(tl),
 		     activated ? "activated" : "deactivated");
 	wlseal_xdg_toplevel_configure(tl);
+	changed(tl);
+}
+
+void wlseal_xdg_toplevel_set_frame(struct wlseal_xdg_toplevel *tl,
+				   const struct wlseal_xdg_frame *frame)
+{
+	tl->frame = *frame;
+	if (tl->xs && tl->xs->surface && tl->xs->surface->view.mapped)
+		place(tl);
+}
+
+void wlseal_xdg_toplevel_move(struct wlseal_xdg_toplevel *tl, int32_t dx,
+			      int32_t dy)
+{
+	struct wlseal_surface *s = tl->xs ? tl->xs->surface : NULL;
+	int64_t x = (int64_t)tl->cascade_x + dx, y = (int64_t)tl->cascade_y + dy;
+	int32_t out_w, out_h;
+
+	if (!s || !s->view.mapped || tl->acked.maximized || tl->acked.fullscreen)
+		return;
+	/* Anywhere, as long as some of the top edge (where the title bar
+	 * is grabbed) stays on the output. */
+	out_w = s->server->output.width;
+	out_h = s->server->output.height;
+	x = x < -(int64_t)s->view.width + 1 ? -(int64_t)s->view.width + 1 : x;
+	x = x > out_w - 1 ? out_w - 1 : x;
+	y = y < 0 ? 0 : y > out_h - 1 ? out_h - 1 : y;
+	tl->cascade_x = (int32_t)x;
+	tl->cascade_y = (int32_t)y;
+	place(tl);
+}
+
+void wlseal_xdg_toplevel_close(struct wlseal_xdg_toplevel *tl)
+{
+	wlseal_debug("toplevel \"%s\" asked to close", title(tl));
+	xdg_toplevel_send_close(tl->resource);
 }
 
 struct wlseal_xdg_toplevel *wlseal_xdg_toplevel_from_resource(struct wl_resource *r)

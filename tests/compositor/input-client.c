@@ -220,7 +220,7 @@ static const struct wl_registry_listener reg_listener = {
 };
 
 /* Reads events for up to @ms; false: the connection broke. */
-static bool dispatch_for(struct wl_display *d, int ms)
+bool dispatch_for(struct wl_display *d, int ms)
 {
 	struct pollfd p = { .fd = wl_display_get_fd(d), .events = POLLIN };
 

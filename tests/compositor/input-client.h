@@ -37,6 +37,8 @@ struct sc {
 /* Appends a line to the log. */
 void note(struct sc *sc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 long long ms_now(void);
+/* Reads and dispatches what arrives within @ms; false: connection lost. */
+bool dispatch_for(struct wl_display *d, int ms);
 /* The next line of the log (after what was expected already) that
  * starts with @prefix must be exactly @line; waits for it. */
 void expect(struct sc *sc, const char *prefix, const char *line);

@@ -7,6 +7,7 @@
  * Usage: test-apps TEST. Exit status 0: passed, 77: skipped (the
  * program is not installed), anything else: failed.
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <linux/input.h>
 #include <poll.h>
@@ -24,6 +25,10 @@
 
 /* Must match compositor/scene/scene.h. */
 #define BACKGROUND 0xff203040u
+/* Must match compositor/wl/decor.c: an unfocused window's frame. */
+#define FRAME_INACTIVE 0xff5a5a5au
+/* Must match sdl2-window.c's colour. */
+#define SDL2_FILL 0xff20a060u
 
 /* How long an application must stay up once it showed its window. */
 #define STAY_UP_MS 2000
@@ -124,10 +129,12 @@ static void app_stop(struct app *a, const char *what)
 static const char *const secure_args[] = { "--verbose", "--print-frames", NULL };
 
 /*
- * foot draws its terminal in the main surface and its title bar and
- * borders (client-side decorations) in synchronized subsurfaces at
- * negative offsets. It presents a few frames and then idles until
- * something changes, so one frame after mapping is all it owes.
+ * foot draws its terminal in the main surface; it asks for server-side
+ * decorations (its default csd.preferred=server), so the title bar
+ * above it is wlseal's (decor.c); told client_side it would draw its
+ * own in synchronized subsurfaces at negative offsets. It presents a
+ * few frames and then idles until something changes, so one frame
+ * after mapping is all it owes.
  */
 static void test_foot(void)
 {
@@ -144,7 +151,7 @@ static void test_foot(void)
 	      "foot's terminal is drawn (%08x at its centre)",
 	      pixel(&a, a.mx + a.mw / 2, a.my + a.mh / 2));
 	check(pixel(&a, a.mx + a.mw / 2, a.my - 10) != BACKGROUND,
-	      "foot's title bar subsurface is drawn above it (%08x)",
+	      "a title bar is drawn above it (%08x)",
 	      pixel(&a, a.mx + a.mw / 2, a.my - 10));
 	check(!proc_contains(&a.c.p, "refused"), "foot: nothing refused");
 	app_stop(&a, "foot");
@@ -372,6 +379,70 @@ static void test_weston_subsurfaces_gl_permissive(void)
 	app_stop(&a, "weston-subsurfaces (GL)");
 }
 
+/*
+ * An SDL 2 program with SDL's defaults: sdl2-window (this directory;
+ * Debian 12's libSDL2 2.26) creates a window without flags and fills
+ * it. SDL asks for a toplevel decoration as soon as the global is
+ * there, and maps through xdg-shell only if it gets server_side: told
+ * client_side it unmaps its window to start over with libdecor. So it
+ * must get server_side, map once, present frames, stay up, and
+ * wlseal's title bar is above its picture. SDL draws its window
+ * surface through Mesa's EGL, whose wl_shm memfd carries no seal: it
+ * runs under wlseal-autoseal, the secure policy unchanged. No DISPLAY,
+ * so that SDL does not pick X11.
+ */
+static void test_sdl2(void)
+{
+	char *argv[] = { getenv("WLSEAL_AUTOSEAL"), getenv("WLSEAL_SDL2_WINDOW"),
+			 "--seconds=30", "--title=sdl2", NULL };
+	/* static: the harness cleans up through pointers at exit */
+	static struct app a;
+	char needle[96];
+	size_t from;
+	void *lib;
+
+	if (!argv[0] || !argv[1])
+		fail("WLSEAL_AUTOSEAL and WLSEAL_SDL2_WINDOW must name the "
+		     "programs (meson test sets them)");
+	lib = dlopen("libSDL2-2.0.so.0", RTLD_NOW);
+	if (!lib) {
+		printf("SKIP: libSDL2-2.0.so.0 is not installed (scripts/setup "
+		       "installs libsdl2-2.0-0): %s\n", dlerror());
+		exit(77);
+	}
+	dlclose(lib);
+	unsetenv("DISPLAY");
+	app_start(&a, secure_args, argv);
+	from = 0;
+	snprintf(needle, sizeof(needle),
+		 "decoration pid=%d toplevel \"sdl2\" server_side",
+		 (int)a.client.pid);
+	check(proc_wait(&a.c.p, &from, needle, 0, NULL, 0),
+	      "SDL 2 asked for a decoration and got server_side");
+	snprintf(needle, sizeof(needle), "decoration pid=%d toplevel \"sdl2\" client_side",
+		 (int)a.client.pid);
+	check(!proc_contains(&a.c.p, needle), "and was never told client_side");
+	expect_frames(&a, "sdl2-window", 3);
+	expect_stays_up(&a, "sdl2-window");
+	snprintf(needle, sizeof(needle), "mapped pid=%d toplevel", (int)a.client.pid);
+	from = 0;
+	check(proc_wait(&a.c.p, &from, needle, 0, NULL, 0) &&
+	      !proc_wait(&a.c.p, &from, needle, 0, NULL, 0),
+	      "SDL mapped its window once");
+	check(a.mw == 200 && a.mh == 150, "at the size it asked for (%dx%d)",
+	      a.mw, a.mh);
+	screenshot(&a);
+	check(pixel(&a, a.mx + a.mw / 2, a.my + a.mh / 2) == SDL2_FILL,
+	      "SDL's picture is drawn (%08x at its centre)",
+	      pixel(&a, a.mx + a.mw / 2, a.my + a.mh / 2));
+	check(pixel(&a, a.mx + 2, a.my - 12) == FRAME_INACTIVE &&
+	      pixel(&a, a.mx - 1, a.my + a.mh / 2) == FRAME_INACTIVE,
+	      "wlseal's title bar above it, its border beside it (%08x, %08x)",
+	      pixel(&a, a.mx + 2, a.my - 12), pixel(&a, a.mx - 1, a.my + a.mh / 2));
+	check(!proc_contains(&a.c.p, "refused"), "sdl2-window: nothing refused");
+	app_stop(&a, "sdl2-window");
+}
+
 static const struct harness_test tests[] = {
 	{ "app-foot", test_foot },
 	{ "app-foot-typing", test_foot_typing },
@@ -379,6 +450,7 @@ static const struct harness_test tests[] = {
 	{ "app-weston-subsurfaces", test_weston_subsurfaces },
 	{ "app-weston-subsurfaces-gl-refused", test_weston_subsurfaces_gl_refused },
 	{ "app-weston-subsurfaces-gl-permissive", test_weston_subsurfaces_gl_permissive },
+	{ "app-sdl2", test_sdl2 },
 };
 
 int main(int argc, char **argv)

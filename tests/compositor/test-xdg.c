@@ -344,6 +344,83 @@ static void test_geometry(void)
 	t_stop(&t);
 }
 
+/*
+ * A window as large as the output is placed at its origin, whole: the
+ * cascade slot would cut off its right and bottom edges. A larger one
+ * too, keeping its size.
+ */
+static void test_place_output_sized(void)
+{
+	/* static: the harness cleans up through pointers at exit */
+	static struct t t;
+	static struct win w, w2;
+
+	t_start(&t);
+	win_create(&t, &w);
+	win_initial_commit(&w);
+	win_draw(&w, OUT_W, OUT_H, GREEN);
+	expect_mapped_at(&t, 0, 0, "an output-sized window");
+	screenshot(&t);
+	expect_rect(&t, 0, 0, OUT_W, OUT_H, GREEN,
+		    "the output-sized window fully visible");
+
+	win_create(&t, &w2);
+	win_initial_commit(&w2);
+	win_draw(&w2, OUT_W + 40, OUT_H + 30, BLUE);
+	expect_mapped_at(&t, 0, 0, "a window larger than the output");
+	screenshot(&t);
+	expect_rect(&t, 0, 0, OUT_W, OUT_H, BLUE,
+		    "the larger window from the origin, at its size");
+	t_stop(&t);
+}
+
+/*
+ * New windows cascade within the output: each at the next slot, moved
+ * back as far as it then fits; none reaches past the output's edges,
+ * and no two land on the same spot.
+ */
+static void test_place_cascade(void)
+{
+	static const struct {
+		int w, h;
+		uint32_t color;
+	} wins[] = {
+		{ 100, 80, RED }, { 100, 80, GREEN }, { 220, 150, BLUE },
+	};
+	/* static: the harness cleans up through pointers at exit */
+	static struct t t;
+	static struct win w[3];
+	int x[3], y[3];
+
+	t_start(&t);
+	for (int i = 0; i < 3; i++) {
+		win_create(&t, &w[i]);
+		win_initial_commit(&w[i]);
+		win_draw(&w[i], wins[i].w, wins[i].h, wins[i].color);
+		wait_mapped(&t, &x[i], &y[i], "cascaded window");
+		check(x[i] >= 0 && y[i] >= 0 && x[i] + wins[i].w <= OUT_W &&
+		      y[i] + wins[i].h <= OUT_H,
+		      "window %d (%dx%d) inside the output at %d,%d", i,
+		      wins[i].w, wins[i].h, x[i], y[i]);
+		for (int j = 0; j < i; j++)
+			check(x[i] != x[j] || y[i] != y[j],
+			      "windows %d and %d at different places (%d,%d)", j,
+			      i, x[i], y[i]);
+	}
+	check(x[0] == CASCADE_X0 && y[0] == CASCADE_Y0 &&
+	      x[1] == CASCADE_X0 + CASCADE_STEP && y[1] == CASCADE_Y0 + CASCADE_STEP,
+	      "the first two at the first two slots (%d,%d and %d,%d)", x[0],
+	      y[0], x[1], y[1]);
+	check(x[2] == OUT_W - 220 && y[2] == OUT_H - 150,
+	      "the third, too large for its slot, moved back to fit (%d,%d)",
+	      x[2], y[2]);
+	screenshot(&t);
+	expect_rect(&t, x[2], y[2], 220, 150, BLUE, "the third whole on top");
+	expect_rect(&t, x[0], y[0], CASCADE_STEP, CASCADE_STEP, RED,
+		    "the first where no other covers it");
+	t_stop(&t);
+}
+
 /* wl_output, bound at the version advertised. */
 struct out {
 	uint32_t version;
@@ -488,9 +565,10 @@ static void deco_create(struct t *t, struct deco *dc, struct win *w)
 }
 
 /*
- * zxdg_decoration_manager_v1: client_side whatever is asked, each time
- * with an xdg_surface.configure after it (once the toplevel had its
- * initial commit), and the protocol's errors.
+ * zxdg_decoration_manager_v1: each mode as asked (server_side when the
+ * client leaves it to the compositor), each time with an
+ * xdg_surface.configure after it (once the toplevel had its initial
+ * commit), and the protocol's errors. test-decor checks the frame.
  */
 static void test_decoration(void)
 {
@@ -506,7 +584,7 @@ static void test_decoration(void)
 	win_create(&t, &w);
 	deco_create(&t, &dc, &w);
 	zxdg_toplevel_decoration_v1_set_mode(dc.d,
-		ZXDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE);
+		ZXDG_TOPLEVEL_DECORATION_V1_MODE_CLIENT_SIDE);
 	wl_display_roundtrip(t.display);
 	check(dc.configures >= 1 &&
 	      dc.mode == ZXDG_TOPLEVEL_DECORATION_V1_MODE_CLIENT_SIDE,
@@ -515,25 +593,37 @@ static void test_decoration(void)
 	check(w.configures == 0, "no xdg_surface.configure before the initial commit");
 	win_initial_commit(&w);
 	win_draw(&w, 100, 80, RED);
-	expect_mapped_at(&t, CASCADE_X0, CASCADE_Y0, "decorated window");
+	expect_mapped_at(&t, CASCADE_X0, CASCADE_Y0, "client-side decorated window");
 
 	n = dc.configures;
 	zxdg_toplevel_decoration_v1_set_mode(dc.d,
 		ZXDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE);
 	wait_configure(&w, w.configures, "set_mode(server_side)");
 	check(dc.configures == n + 1 &&
+	      dc.mode == ZXDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE,
+	      "set_mode(server_side) answered server_side, then xdg_surface.configure");
+	n = dc.configures;
+	zxdg_toplevel_decoration_v1_set_mode(dc.d,
+		ZXDG_TOPLEVEL_DECORATION_V1_MODE_CLIENT_SIDE);
+	wait_configure(&w, w.configures, "set_mode(client_side)");
+	check(dc.configures == n + 1 &&
 	      dc.mode == ZXDG_TOPLEVEL_DECORATION_V1_MODE_CLIENT_SIDE,
-	      "set_mode(server_side) answered client_side, then xdg_surface.configure");
+	      "set_mode(client_side) answered client_side, then xdg_surface.configure");
 	n = dc.configures;
 	zxdg_toplevel_decoration_v1_unset_mode(dc.d);
 	wait_configure(&w, w.configures, "unset_mode");
 	check(dc.configures == n + 1 &&
-	      dc.mode == ZXDG_TOPLEVEL_DECORATION_V1_MODE_CLIENT_SIDE,
-	      "unset_mode answered client_side, then xdg_surface.configure");
+	      dc.mode == ZXDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE,
+	      "unset_mode answered server_side, then xdg_surface.configure");
+	zxdg_toplevel_decoration_v1_set_mode(dc.d,
+		ZXDG_TOPLEVEL_DECORATION_V1_MODE_CLIENT_SIDE);
+	wait_configure(&w, w.configures, "set_mode(client_side) again");
 	win_draw(&w, 100, 80, BLUE);
 	screenshot(&t);
 	expect_rect(&t, CASCADE_X0, CASCADE_Y0, 100, 80, BLUE,
-		    "no decorations drawn: the window as committed");
+		    "client_side: no decorations drawn, the window as committed");
+	expect_rect(&t, 0, 0, OUT_W, CASCADE_Y0, BACKGROUND,
+		    "client_side: nothing above the window");
 	/* Destroying the decoration, then the toplevel, is the right order. */
 	zxdg_toplevel_decoration_v1_destroy(dc.d);
 	xdg_toplevel_destroy(w.tl);
@@ -653,6 +743,8 @@ static const struct harness_test tests[] = {
 	{ "xdg-serials", test_serials },
 	{ "xdg-unmap", test_unmap },
 	{ "xdg-geometry", test_geometry },
+	{ "xdg-place-output-sized", test_place_output_sized },
+	{ "xdg-place-cascade", test_place_cascade },
 	{ "output-v4", test_output },
 	{ "xdg-decoration", test_decoration },
 	{ "app-mpv-fullscreen", test_mpv_fullscreen },

@@ -214,6 +214,9 @@ static void tl_configure(void *data, struct xdg_toplevel *tl, int32_t width,
 
 static void tl_close(void *data, struct xdg_toplevel *tl)
 {
+	struct win *w = data;
+
+	w->closes++;
 }
 
 static const struct xdg_toplevel_listener tl_listener = {

@@ -60,6 +60,7 @@ struct win {
 	uint32_t serial;
 	int32_t w, h;			/* of the last xdg_toplevel.configure */
 	bool maximized, fullscreen, activated, other_state;
+	int closes;			/* xdg_toplevel.close events */
 };
 
 /* Starts the compositor and connects; wl_compositor, wl_shm and
