@@ -644,6 +644,7 @@ out_backend:
 	wlseal_repaint_finish(&server);
 out_display:
 	wl_display_destroy_clients(server.display);
+	wlseal_compositor_finish(&server);
 	wlseal_connections_finish();
 	wlseal_socket_close(&sock);
 	wlseal_fd_guard_finish();

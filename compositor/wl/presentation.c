@@ -39,8 +39,8 @@ static void feedback_discarded(struct wlseal_feedback *base)
 	wl_resource_destroy(fb->resource);
 }
 
-static void feedback_presented(struct wlseal_feedback *base,
-			       const struct wlseal_frame_done *frame)
+static unsigned int feedback_presented(struct wlseal_feedback *base,
+				       const struct wlseal_frame_done *frame)
 {
 	struct presentation_feedback *fb = wl_container_of(base, fb, base);
 	struct wl_client *client = wl_resource_get_client(fb->resource);
@@ -48,20 +48,24 @@ static void feedback_presented(struct wlseal_feedback *base,
 	struct wl_list *outputs = wlseal_output_resources(client);
 	struct wl_resource *out;
 	uint64_t sec = (uint64_t)frame->when.tv_sec;
+	unsigned int events = 2;	/* presented, and the destruction */
 
 	/* sync_output for each of the client's own wl_output objects
 	 * (output.c keeps them per client): at most
 	 * --max-outputs-per-client (account/objects.c), whatever other clients
 	 * bound. */
 	if (outputs)
-		wl_resource_for_each(out, outputs)
+		wl_resource_for_each(out, outputs) {
 			wp_presentation_feedback_send_sync_output(fb->resource,
 								  out);
+			events++;
+		}
 	wp_presentation_feedback_send_presented(fb->resource,
 		(uint32_t)(sec >> 32), (uint32_t)sec,
 		(uint32_t)frame->when.tv_nsec, server->output.refresh_nsec,
 		(uint32_t)(frame->seq >> 32), (uint32_t)frame->seq, frame->flags);
 	wl_resource_destroy(fb->resource);
+	return events;
 }
 
 static const struct wlseal_feedback_impl feedback_impl = {

@@ -84,6 +84,10 @@ struct wlseal_server {
 	struct wl_list surfaces;		/* wlseal_surface.link */
 	struct wl_list frame_callbacks;		/* in flight with the frame */
 	struct wl_list feedbacks;		/* wlseal_feedback.link, in flight */
+	/* Presented, to be sent a slice per turn (wl/feedback-queue.c). */
+	struct wl_list presenting;		/* wlseal_feedback.link */
+	int present_efd;			/* readable: more to send */
+	struct wl_event_source *present_source;
 	struct wl_listener frame_start;		/* events.frame_start */
 	struct wl_listener frame_done;		/* events.frame_done */
 

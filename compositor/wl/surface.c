@@ -839,7 +839,6 @@ static void frame_done(struct wl_listener *listener, void *data)
 	struct wlseal_server *server =
 		wl_container_of(listener, server, frame_done);
 	const struct wlseal_frame_done *frame = data;
-	struct wlseal_feedback *fb, *fbtmp;
 	struct wl_resource *cb, *cbtmp;
 	uint32_t msec = (uint32_t)(frame->when.tv_sec * 1000 +
 				   frame->when.tv_nsec / 1000000);
@@ -850,8 +849,9 @@ static void frame_done(struct wl_listener *listener, void *data)
 		wl_callback_send_done(cb, msec);
 		wl_resource_destroy(cb);
 	}
-	wl_list_for_each_safe(fb, fbtmp, &server->feedbacks, link)
-		fb->impl->presented(fb, frame);
+	/* Feedbacks cost a client's bound outputs each: a bounded slice
+	 * per turn (feedback-queue.c). */
+	wlseal_feedback_queue_add(server, &server->feedbacks, frame);
 }
 
 bool wlseal_compositor_init(struct wlseal_server *server)
@@ -859,6 +859,7 @@ bool wlseal_compositor_init(struct wlseal_server *server)
 	wl_list_init(&server->surfaces);
 	wl_list_init(&server->frame_callbacks);
 	wl_list_init(&server->feedbacks);
+	wlseal_feedback_queue_init(server);
 	server->frame_start.notify = frame_start;
 	wl_signal_add(&server->events.frame_start, &server->frame_start);
 	server->frame_done.notify = frame_done;
@@ -867,4 +868,9 @@ bool wlseal_compositor_init(struct wlseal_server *server)
 	 * scale hints that wlseal has no use for. */
 	return wl_global_create(server->display, &wl_compositor_interface, 4,
 				server, compositor_bind) != NULL;
+}
+
+void wlseal_compositor_finish(struct wlseal_server *server)
+{
+	wlseal_feedback_queue_finish(server);
 }

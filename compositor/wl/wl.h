@@ -34,14 +34,29 @@
  */
 struct wlseal_feedback;
 struct wlseal_feedback_impl {
-	void (*presented)(struct wlseal_feedback *fb,
-			  const struct wlseal_frame_done *frame);
+	/* Returns the number of events it cost (feedback-queue.c). */
+	unsigned int (*presented)(struct wlseal_feedback *fb,
+				  const struct wlseal_frame_done *frame);
 	void (*discarded)(struct wlseal_feedback *fb);
 };
 struct wlseal_feedback {
 	const struct wlseal_feedback_impl *impl;
-	struct wl_list link;	/* a surface's lists or server->feedbacks */
+	/* A surface's lists, server->feedbacks or server->presenting. */
+	struct wl_list link;
+	struct wlseal_frame_done frame;	/* once queued: shown in this one */
 };
+
+/*
+ * feedback-queue.c: feedbacks of a frame shown are sent a bounded slice
+ * of events per loop turn (surface.c hands them over; the queue answers
+ * through wlseal_feedback_impl.presented).
+ */
+void wlseal_feedback_queue_init(struct wlseal_server *server);
+void wlseal_feedback_queue_finish(struct wlseal_server *server);
+/* Takes every feedback of @feedbacks, shown in @frame. */
+void wlseal_feedback_queue_add(struct wlseal_server *server,
+			       struct wl_list *feedbacks,
+			       const struct wlseal_frame_done *frame);
 
 /* surface.c */
 
@@ -126,6 +141,8 @@ struct wlseal_surface {
 };
 
 bool wlseal_compositor_init(struct wlseal_server *server);
+/* After the clients are gone: what wlseal_compositor_init started. */
+void wlseal_compositor_finish(struct wlseal_server *server);
 struct wlseal_surface *wlseal_surface_from_resource(struct wl_resource *r);
 /* Applies what a synchronized subsurface's commits cached, if any. */
 void wlseal_surface_apply_cached(struct wlseal_surface *s);
