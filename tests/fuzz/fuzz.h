@@ -60,6 +60,13 @@ struct options {
 	int timeout_ms;
 	pid_t pid;
 	bool verbose;
+	/* --stall (stall.c) */
+	bool stall;
+	int clients;
+	uint64_t iterations;
+	int keep;
+	const char *out, *replay;
+	int out_w, out_h;
 };
 
 struct object {
