@@ -215,6 +215,8 @@ static void usage(FILE *f)
 "                       --iterations times each instead of searching\n"
 "  --output-size=WxH    the compositor's output size (default 320x240):\n"
 "                       the size of the buffers that cover it\n"
+"  --exclude=OPS        leave these operations (comma-separated) out of\n"
+"                       new sequences: the search for the next worst case\n"
 "Operations a sequence is made of:\n",
 		MAX_CLIENTS);
 	for (int k = 0; k < op_kinds(); k++)
@@ -241,7 +243,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 	enum { O_SOCKET = 256, O_SEED, O_FIRST, O_CONNECTIONS, O_REQUESTS,
 	       O_PER, O_SECONDS, O_TIMEOUT, O_PID, O_VERBOSE, O_HELP,
 	       O_STALL, O_CLIENTS, O_ITERATIONS, O_LONG, O_KEEP, O_OUT, O_REPLAY,
-	       O_OUTPUT_SIZE };
+	       O_OUTPUT_SIZE, O_EXCLUDE };
 	static const struct option longopts[] = {
 		{ "socket", required_argument, NULL, O_SOCKET },
 		{ "seed", required_argument, NULL, O_SEED },
@@ -262,11 +264,12 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "out", required_argument, NULL, O_OUT },
 		{ "replay", required_argument, NULL, O_REPLAY },
 		{ "output-size", required_argument, NULL, O_OUTPUT_SIZE },
+		{ "exclude", required_argument, NULL, O_EXCLUDE },
 		{ 0 },
 	};
 	int ch;
 	uint64_t v;
-	bool iterations_given = false;
+	bool iterations_given = false, long_run = false;
 
 	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		bool ok = true;
@@ -307,15 +310,13 @@ static int parse_options(int argc, char **argv, struct options *o)
 			ok = parse_u64(optarg, &o->iterations) && o->iterations;
 			iterations_given = true;
 			break;
-		case O_LONG:
-			if (!iterations_given)
-				o->iterations = 20000;
-			break;
+		case O_LONG: long_run = true; break;
 		case O_KEEP:
 			ok = parse_u64(optarg, &v) && v >= 1 && v <= 32;
 			o->keep = (int)v;
 			break;
 		case O_OUT: o->out = optarg; break;
+		case O_EXCLUDE: o->exclude = optarg; ok = op_exclude(optarg); break;
 		case O_REPLAY: o->replay = optarg; break;
 		case O_OUTPUT_SIZE: {
 			char x;
@@ -334,6 +335,9 @@ static int parse_options(int argc, char **argv, struct options *o)
 			return 2;
 		}
 	}
+	/* --iterations wins over --long, whatever their order */
+	if (long_run && !iterations_given)
+		o->iterations = 20000;
 	if (optind < argc) {
 		fprintf(stderr, "wlseal-fuzz: unexpected argument '%s'\n", argv[optind]);
 		return 2;

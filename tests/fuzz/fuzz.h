@@ -65,7 +65,7 @@ struct options {
 	int clients;
 	uint64_t iterations;
 	int keep;
-	const char *out, *replay;
+	const char *out, *replay, *exclude;
 	int out_w, out_h;
 };
 

@@ -58,6 +58,26 @@ static const struct {
 	[OP_RECONNECT] = { "reconnect", 1, "disconnect (tearing down all of the standing state) and build it again" },
 };
 
+/* Kinds --exclude left out of new operations. */
+static uint32_t excluded;
+
+bool op_exclude(const char *list)
+{
+	char buf[512], *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", list);
+	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		int k;
+
+		for (k = 0; k < OP_KINDS && strcmp(t, ops[k].name); k++)
+			;
+		if (k == OP_KINDS)
+			return false;
+		excluded |= 1u << k;
+	}
+	return excluded != (1u << OP_KINDS) - 1;
+}
+
 int op_kinds(void)
 {
 	return OP_KINDS;
@@ -87,6 +107,8 @@ void op_random(struct rng *r, struct op *op, int n_clients)
 	/* reconnecting rebuilds a whole connection: rarer than the rest */
 	if (op->kind == OP_RECONNECT && below(r, 4))
 		op->kind = (int)below(r, OP_RECONNECT);
+	while (excluded & (1u << op->kind))
+		op->kind = (int)below(r, OP_KINDS);
 	op_mutate_args(r, op, n_clients);
 	op->client = (int)below(r, (uint32_t)n_clients);
 }

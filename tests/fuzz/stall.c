@@ -505,8 +505,9 @@ static void write_findings(const char *path, const struct options *o,
 		fprintf(stderr, "wlseal-fuzz: stall: %s: %s\n", path, strerror(errno));
 		return;
 	}
-	fprintf(f, "# wlseal-fuzz --stall --seed=%" PRIu64 " --clients=%d: %" PRIu64
+	fprintf(f, "# wlseal-fuzz --stall --seed=%" PRIu64 " --clients=%d%s%s: %" PRIu64
 		" sequences run, the %d costliest kept.\n", o->seed, o->clients,
+		o->exclude ? " --exclude=" : "", o->exclude ? o->exclude : "",
 		iterations, n);
 	fprintf(f, "# cost: the compositor thread's most CPU between sending one burst and\n"
 		   "# its sync's answer (or the repaint of the state left, waited for at the\n"

@@ -140,6 +140,9 @@ struct op {
 	uint64_t cost_ns;	/* the worst window it caused, last run */
 };
 int op_kinds(void);
+/* Leave the kinds named in comma-separated @list out of new
+ * operations; false on an unknown name or when none is left. */
+bool op_exclude(const char *list);
 const char *op_name(int kind);
 /* What an operation of @kind sends (--help). */
 const char *op_what(int kind);
