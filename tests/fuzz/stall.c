@@ -396,6 +396,47 @@ static void seq_print(FILE *f, const struct seq *s, const char *indent)
 	}
 }
 
+/*
+ * Connection @c waited in vain for its frame. When the compositor's
+ * events to it did not fit its socket within one turn (a frame's
+ * presentation events by the ten thousand), libwayland marks the client
+ * failed, drops every later event and ends it only once the connection
+ * is heard from again: a loss of the connection's own making, not a
+ * stalled compositor. True (and @c closed, to be rebuilt) when @c
+ * does not answer a sync while a fresh connection does.
+ */
+static bool lost_connection(struct stall_env *e, struct sclient *c)
+{
+	int timeout = e->timeout_ms, rc;
+	int fd;
+
+	e->timeout_ms = 1000;
+	rc = sc_flush(e, c);
+	e->timeout_ms = timeout;
+	if (rc == 0)
+		return false;	/* it answers, but sent no frame */
+	fd = connect_socket(e->socket);
+	if (fd >= 0) {
+		static struct conn probe;
+
+		memset(&probe, 0, sizeof(probe));
+		probe.fd = fd;
+		probe.obj[1] = (struct object){ .iface = &wl_display_interface,
+						.version = 1, .live = true };
+		probe.next_id = 2;
+		rc = roundtrip(&probe, e->timeout_ms) ? 0 : -1;
+		close(fd);
+		if (rc != 0)
+			return false;
+	}
+	fprintf(stderr, "wlseal-fuzz: stall: connection %d answers no more (its events "
+		"overflowed its socket); closed\n", (int)(c - e->clients));
+	sc_close(c);
+	e->stalled = false;
+	e->why[0] = 0;
+	return true;
+}
+
 /* Run @s; its costs in it. -1 when the compositor stopped answering. */
 static int seq_run(struct stall_env *e, struct seq *s)
 {
@@ -439,7 +480,7 @@ static int seq_run(struct stall_env *e, struct seq *s)
 			return -1;
 		while (!c->dead && c->frames_pending >= before && now_s() < deadline)
 			sc_pump_all(e, 100);
-		if (!c->dead && c->frames_pending >= before) {
+		if (!c->dead && c->frames_pending >= before && !lost_connection(e, c)) {
 			snprintf(e->why, sizeof(e->why),
 				 "connection %d: no frame callback within %d ms of its commit",
 				 (int)(c - e->clients), e->timeout_ms);
@@ -558,7 +599,7 @@ static int env_open(struct stall_env *e, const struct options *o)
 int stall_main(const struct options *o)
 {
 	static struct seq pop[MAX_KEEP];
-	struct stall_env e;
+	struct stall_env e = { 0 };
 	struct victim_proc vp;
 	struct victim_report vr;
 	int n_pop = 0, rc = 0;
@@ -684,8 +725,11 @@ out:
 		printf("wlseal-fuzz: stall: FAIL: the victim: %s\n", vr.error[0] ? vr.error : "too few frames");
 		rc = 1;
 	}
-	for (int i = 0; i < e.n_clients; i++)
+	for (int i = 0; e.clients && i < e.n_clients; i++) {
 		sc_close(&e.clients[i]);
+		free(e.clients[i].kind);
+	}
+	free(e.clients);
 	if (!rc)
 		printf("wlseal-fuzz: stall: PASS seed=%" PRIu64 "\n", o->seed);
 	return rc;
