@@ -607,6 +607,9 @@ int stall_main(const struct options *o)
 	double t0 = now_s();
 	struct seq s, best = { .cost_ns = 0 };
 
+	/* progress by the line: a long search is watched, and a line
+	 * printed is not lost whatever ends the process */
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	printf("wlseal-fuzz: stall: seed=%" PRIu64 " socket=%s clients=%d iterations=%" PRIu64 "\n",
 	       o->seed, o->socket, o->clients, o->iterations);
 	fflush(stdout);
