@@ -40,6 +40,7 @@
 #include <unistd.h>
 
 #include "fuzz.h"
+#include "stall.h"
 
 static void vlog(const struct options *o, const char *fmt, ...)
 {
@@ -235,9 +236,34 @@ static void usage(FILE *f)
 "  --verbose            one line per connection on stderr\n"
 "  --help               this text\n"
 "\n"
-"Exit status: 0 when the compositor answered after every connection,\n"
-"1 when it stopped answering or died (the reproducer is printed), 2 on\n"
-"usage errors.\n");
+"The stall fuzzer (--stall): hostile connections kept at their budgets\n"
+"send sequences of request bursts, each scored by the CPU time the\n"
+"compositor's thread spent on it (/proc/PID/task/PID/schedstat, so --pid\n"
+"is required); the costliest are kept and mutated, while a victim client\n"
+"redraws on every frame callback.\n"
+"  --stall              run the stall fuzzer instead\n"
+"  --clients=N          hostile connections (default 4, at most %d)\n"
+"  --iterations=N       sequences to run (default 100)\n"
+"  --long               20000 sequences (a search of hours; cap it with\n"
+"                       --seconds)\n"
+"  --keep=N             the costliest sequences kept and mutated (default 16)\n"
+"  --out=FILE           write the kept sequences and their costs to FILE\n"
+"  --replay=FILE        run the sequences of FILE (as --out writes them)\n"
+"                       --iterations times each instead of searching\n"
+"  --output-size=WxH    the compositor's output size (default 320x240):\n"
+"                       the size of the buffers that cover it\n"
+"  --exclude=OPS        leave these operations (comma-separated) out of\n"
+"                       new sequences: the search for the next worst case\n"
+"Operations a sequence is made of:\n",
+		MAX_CLIENTS);
+	for (int k = 0; k < op_kinds(); k++)
+		fprintf(f, "  %-14s %s\n", op_name(k), op_what(k));
+	fprintf(f,
+"\n"
+"Exit status: 0 when the compositor answered after every connection (with\n"
+"--stall: answered every burst, and the victim got frames after the\n"
+"search), 1 when it stopped answering or died (the reproducer is printed),\n"
+"2 on usage errors.\n");
 }
 
 static bool parse_u64(const char *s, uint64_t *v)
@@ -252,7 +278,9 @@ static bool parse_u64(const char *s, uint64_t *v)
 static int parse_options(int argc, char **argv, struct options *o)
 {
 	enum { O_SOCKET = 256, O_SEED, O_FIRST, O_CONNECTIONS, O_REQUESTS,
-	       O_PER, O_SECONDS, O_TIMEOUT, O_PID, O_VERBOSE, O_HELP, O_INPUT };
+	       O_PER, O_SECONDS, O_TIMEOUT, O_PID, O_VERBOSE, O_HELP,
+	       O_STALL, O_CLIENTS, O_ITERATIONS, O_LONG, O_KEEP, O_OUT, O_REPLAY,
+	       O_OUTPUT_SIZE, O_EXCLUDE, O_INPUT };
 	static const struct option longopts[] = {
 		{ "socket", required_argument, NULL, O_SOCKET },
 		{ "seed", required_argument, NULL, O_SEED },
@@ -266,10 +294,20 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "verbose", no_argument, NULL, O_VERBOSE },
 		{ "help", no_argument, NULL, O_HELP },
 		{ "input", required_argument, NULL, O_INPUT },
+		{ "stall", no_argument, NULL, O_STALL },
+		{ "clients", required_argument, NULL, O_CLIENTS },
+		{ "iterations", required_argument, NULL, O_ITERATIONS },
+		{ "long", no_argument, NULL, O_LONG },
+		{ "keep", required_argument, NULL, O_KEEP },
+		{ "out", required_argument, NULL, O_OUT },
+		{ "replay", required_argument, NULL, O_REPLAY },
+		{ "output-size", required_argument, NULL, O_OUTPUT_SIZE },
+		{ "exclude", required_argument, NULL, O_EXCLUDE },
 		{ 0 },
 	};
 	int ch;
 	uint64_t v;
+	bool iterations_given = false, long_run = false;
 
 	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		bool ok = true;
@@ -310,6 +348,32 @@ static int parse_options(int argc, char **argv, struct options *o)
 			}
 			break;
 		case O_HELP: usage(stdout); exit(0);
+		case O_STALL: o->stall = true; break;
+		case O_CLIENTS:
+			ok = parse_u64(optarg, &v) && v >= 1 && v <= MAX_CLIENTS;
+			o->clients = (int)v;
+			break;
+		case O_ITERATIONS:
+			ok = parse_u64(optarg, &o->iterations) && o->iterations;
+			iterations_given = true;
+			break;
+		case O_LONG: long_run = true; break;
+		case O_KEEP:
+			ok = parse_u64(optarg, &v) && v >= 1 && v <= 32;
+			o->keep = (int)v;
+			break;
+		case O_OUT: o->out = optarg; break;
+		case O_EXCLUDE: o->exclude = optarg; ok = op_exclude(optarg); break;
+		case O_REPLAY: o->replay = optarg; break;
+		case O_OUTPUT_SIZE: {
+			char x;
+
+			ok = sscanf(optarg, "%d%c%d", &o->out_w, &x, &o->out_h) == 3 &&
+			     x == 'x' && o->out_w >= 16 && o->out_h >= 16 &&
+			     o->out_w <= 8192 && o->out_h <= 8192 &&
+			     o->out_w % 2 == 0 && o->out_h % 2 == 0;
+			break;
+		}
 		default: usage(stderr); return 2;
 		}
 		if (!ok) {
@@ -318,6 +382,9 @@ static int parse_options(int argc, char **argv, struct options *o)
 			return 2;
 		}
 	}
+	/* --iterations wins over --long, whatever their order */
+	if (long_run && !iterations_given)
+		o->iterations = 20000;
 	if (optind < argc) {
 		fprintf(stderr, "wlseal-fuzz: unexpected argument '%s'\n", argv[optind]);
 		return 2;
@@ -334,7 +401,9 @@ static int parse_options(int argc, char **argv, struct options *o)
 int main(int argc, char **argv)
 {
 	struct options o = { .max_requests = 100000, .per_connection = 400,
-			     .timeout_ms = 5000, .input_fd = -1 };
+			     .timeout_ms = 5000, .clients = 4, .iterations = 100,
+			     .keep = 16, .out_w = 320, .out_h = 240,
+			     .input_fd = -1 };
 	struct stats st = { 0 };
 	char why[512] = "";
 	double t0;
@@ -346,6 +415,8 @@ int main(int argc, char **argv)
 	if (!o.seed_given)
 		o.seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
 	signal(SIGPIPE, SIG_IGN);
+	if (o.stall)
+		return stall_main(&o);
 	printf("wlseal-fuzz: seed=%" PRIu64 " socket=%s\n", o.seed, o.socket);
 	fflush(stdout);
 

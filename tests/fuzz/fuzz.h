@@ -63,6 +63,13 @@ struct options {
 	pid_t pid;
 	bool verbose;
 	int input_fd;		/* --input: the compositor's FIFO, or -1 */
+	/* --stall (stall.c) */
+	bool stall;
+	int clients;
+	uint64_t iterations;
+	int keep;
+	const char *out, *replay, *exclude;
+	int out_w, out_h;
 };
 
 struct object {
