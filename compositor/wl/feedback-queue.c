@@ -42,7 +42,9 @@
 #include "log.h"
 #include "wl.h"
 
-/* About 1 ms of the compositor thread's CPU on the 2-core host. */
+/* 3.0-3.7 ms of the compositor thread's CPU a turn on the 2-core host
+ * (4 connections x 1000 feedbacks x 64 binds, replayed by wlseal-fuzz
+ * --stall; 18-27 ms in one turn before the queue). */
 #define PRESENT_EVENTS_PER_TURN 8192
 
 static void queue_arm(struct wlseal_server *server, bool readable)
