@@ -244,6 +244,12 @@ void wlseal_xdg_toplevel_configure(struct wlseal_xdg_toplevel *tl);
 void wlseal_xdg_toplevel_set_activated(struct wlseal_xdg_toplevel *tl,
 				       bool activated);
 
+/* An embedder places a mapped window (the WLCS module's
+ * position_window_absolute): its window geometry's origin at @x, @y.
+ * false: not mapped, nothing moved. */
+bool wlseal_xdg_toplevel_move(struct wlseal_xdg_toplevel *tl, int32_t x,
+			      int32_t y);
+
 /* xdg-decoration.c: zxdg_decoration_manager_v1, always client-side */
 bool wlseal_xdg_decoration_init(struct wlseal_server *server);
 

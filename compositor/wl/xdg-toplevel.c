@@ -391,3 +391,19 @@ struct wlseal_xdg_toplevel *wlseal_xdg_toplevel_from_resource(struct wl_resource
 {
 	return wl_resource_get_user_data(r);
 }
+
+/* The window geometry's origin to (@x, @y) from now on: its slot, kept
+ * through later commits (place) until maximized or fullscreen. Only a
+ * mapped toplevel moves: mapping gives it a cascade slot of its own. */
+bool wlseal_xdg_toplevel_move(struct wlseal_xdg_toplevel *tl, int32_t x,
+			      int32_t y)
+{
+	struct wlseal_surface *s = tl->xs ? tl->xs->surface : NULL;
+
+	if (!s || !s->view.mapped)
+		return false;
+	tl->cascade_x = x;
+	tl->cascade_y = y;
+	place(tl);
+	return true;
+}
