@@ -217,6 +217,10 @@ struct wlseal_xdg_toplevel {
 	struct wlseal_xdg_state acked;	/* the last one acked */
 	/* The cascade slot it was given when mapped (scene.h). */
 	int32_t cascade_x, cascade_y;
+	/* An embedder's place for it before it was mapped, taken instead
+	 * of a cascade slot (wlseal_xdg_toplevel_move). */
+	bool placed;
+	int32_t placed_x, placed_y;
 	/* The xdg_toplevel goes (data: this); destroy_requested tells its
 	 * destroy request from the client's disconnect. */
 	struct wl_signal destroy_signal;
@@ -244,10 +248,10 @@ void wlseal_xdg_toplevel_configure(struct wlseal_xdg_toplevel *tl);
 void wlseal_xdg_toplevel_set_activated(struct wlseal_xdg_toplevel *tl,
 				       bool activated);
 
-/* An embedder places a mapped window (the WLCS module's
- * position_window_absolute): its window geometry's origin at @x, @y.
- * false: not mapped, nothing moved. */
-bool wlseal_xdg_toplevel_move(struct wlseal_xdg_toplevel *tl, int32_t x,
+/* An embedder places a window (the WLCS module's
+ * position_window_absolute): its window geometry's origin at @x, @y,
+ * now or, not mapped yet, when it maps. */
+void wlseal_xdg_toplevel_move(struct wlseal_xdg_toplevel *tl, int32_t x,
 			      int32_t y);
 
 /* xdg-decoration.c: zxdg_decoration_manager_v1, always client-side */

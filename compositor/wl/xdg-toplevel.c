@@ -177,8 +177,8 @@ void wlseal_xdg_toplevel_commit(struct wlseal_xdg_toplevel *tl)
 		/* A window on screen: its connection is never evicted to
 		 * make room for new ones (account/connections.c). */
 		wlseal_connections_mark_mapped(wl_resource_get_client(s->resource));
-		tl->cascade_x = s->view.x;
-		tl->cascade_y = s->view.y;
+		tl->cascade_x = tl->placed ? tl->placed_x : s->view.x;
+		tl->cascade_y = tl->placed ? tl->placed_y : s->view.y;
 		wlseal_scene_move(&s->server->scene, &s->view, spot(tl, true),
 				  spot(tl, false));
 		wlseal_debug("mapped pid=%d toplevel \"%s\" at %d,%d size %dx%d",
@@ -393,17 +393,19 @@ struct wlseal_xdg_toplevel *wlseal_xdg_toplevel_from_resource(struct wl_resource
 }
 
 /* The window geometry's origin to (@x, @y) from now on: its slot, kept
- * through later commits (place) until maximized or fullscreen. Only a
- * mapped toplevel moves: mapping gives it a cascade slot of its own. */
-bool wlseal_xdg_toplevel_move(struct wlseal_xdg_toplevel *tl, int32_t x,
+ * through later commits (place) until maximized or fullscreen, and
+ * taken at the next map instead of a cascade slot. */
+void wlseal_xdg_toplevel_move(struct wlseal_xdg_toplevel *tl, int32_t x,
 			      int32_t y)
 {
 	struct wlseal_surface *s = tl->xs ? tl->xs->surface : NULL;
 
+	tl->placed = true;
+	tl->placed_x = x;
+	tl->placed_y = y;
 	if (!s || !s->view.mapped)
-		return false;
+		return;
 	tl->cascade_x = x;
 	tl->cascade_y = y;
 	place(tl);
-	return true;
 }
