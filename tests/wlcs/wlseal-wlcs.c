@@ -438,9 +438,8 @@ static void position_call(struct wlseal_server *server, void *arg)
 		return;
 	}
 	xs = surface->role;
-	if (!xs->toplevel || !wlseal_xdg_toplevel_move(xs->toplevel, pc->x, pc->y))
-		wlseal_log("wlcs: position_window_absolute: wl_surface@%u is not mapped; not moved",
-			   pc->id);
+	if (xs->toplevel)
+		wlseal_xdg_toplevel_move(xs->toplevel, pc->x, pc->y);
 }
 
 static void server_position_window_absolute(WlcsDisplayServer *base,
