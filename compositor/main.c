@@ -23,6 +23,7 @@
 #include "backend.h"
 #include "cpu.h"
 #include "connections.h"
+#include "embed.h"
 #include "fd-guard.h"
 #include "heap.h"
 #include "input.h"
@@ -619,7 +620,11 @@ int main(int argc, char **argv)
 	wlseal_log("ready WAYLAND_DISPLAY=%s", server.socket_name);
 
 	wlseal_cpu_start();
+#ifdef WLSEAL_EMBEDDED
+	wlseal_embedded_run(&server);
+#else
 	wl_display_run(server.display);
+#endif
 	ret = 0;
 
 	wl_display_destroy_clients(server.display);

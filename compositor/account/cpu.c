@@ -17,11 +17,25 @@
  * - everything else the loop does (timers, signals, input, the backend's
  *   page flip events, idle work), charged to the loop.
  *
- * The switch points are those calls and the loop's epoll_wait(), which
- * this file interposes the way fd-guard.c interposes recvmsg(): the
- * executable's definition wins over the C library's for
- * libwayland-server's call. Sleeping in epoll_wait() is charged to
- * nobody.
+ * The switch points are those calls and the loop's wait for events
+ * (wlseal_cpu_wait_begin/end). In the executable the wait is
+ * libwayland's epoll_wait(), which this file interposes the way
+ * fd-guard.c interposes recvmsg(): the executable's definition wins
+ * over the C library's for libwayland-server's call. Sleeping there is
+ * charged to nobody.
+ *
+ * Embedded in another process (the WLCS module, tests/wlcs/, built with
+ * WLSEAL_EMBEDDED) there is no interposer, for two reasons. A module
+ * loaded with dlopen() cannot interpose: libwayland-server's reference
+ * to epoll_wait() is looked up in the global scope first (the program
+ * and what it was linked with: WLCS links libwayland-server and the C
+ * library itself), so the C library's definition is found and this one
+ * never runs. And were it found (a preload, RTLD_GLOBAL), it would run
+ * for every epoll_wait() of the process: WLCS's own event loops on
+ * other threads would switch this one thread's accounting under it.
+ * There the compositor's loop (compositor/embed.c) waits by itself,
+ * with poll() on the loop's epoll fd between the two calls, and then
+ * dispatches without waiting: the same switch points.
  *
  * The clock is the thread's CPU time (CLOCK_THREAD_CPUTIME_ID), not the
  * wall clock: how long a turn took on the wall depends on what else the
@@ -33,6 +47,7 @@
  */
 #include <errno.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/epoll.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -119,6 +134,10 @@ static void switch_to(enum owner owner, struct wlseal_account *a)
 
 void wlseal_cpu_start(void)
 {
+	/* Worsts of a server run before in this process are not this
+	 * one's (tests/wlcs/ starts one per test); the last one's report
+	 * let go of its account. */
+	memset(&cpu, 0, sizeof(cpu));
 	cpu.on = true;
 	cpu.owner = LOOP;
 	cpu.start = thread_ns();
@@ -154,19 +173,31 @@ void wlseal_cpu_repaint_end(void)
 	switch_to(LOOP, NULL);
 }
 
+void wlseal_cpu_wait_begin(void)
+{
+	switch_to(NOBODY, NULL);
+}
+
+void wlseal_cpu_wait_end(void)
+{
+	switch_to(LOOP, NULL);
+}
+
+#ifndef WLSEAL_EMBEDDED
 /* The C library's epoll_wait(), as libwayland's event loop calls it. */
 int epoll_wait(int epfd, struct epoll_event *events, int maxevents,
 	       int timeout)
 {
 	int n, saved;
 
-	switch_to(NOBODY, NULL);
+	wlseal_cpu_wait_begin();
 	n = (int)syscall(SYS_epoll_wait, epfd, events, maxevents, timeout);
 	saved = errno;
-	switch_to(LOOP, NULL);
+	wlseal_cpu_wait_end();
 	errno = saved;
 	return n;
 }
+#endif
 
 void wlseal_cpu_report(void)
 {

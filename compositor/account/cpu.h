@@ -13,6 +13,11 @@ struct wlseal_account;
 void wlseal_cpu_start(void);
 /* fd-guard.c: @client's socket is read; its requests follow. */
 void wlseal_cpu_dispatch(struct wl_client *client);
+/* Around the loop's wait for events: sleeping is charged to nobody.
+ * The executable's epoll_wait() calls them; an embedded server's loop
+ * (compositor/embed.c) calls them around its own wait (cpu.c says why). */
+void wlseal_cpu_wait_begin(void);
+void wlseal_cpu_wait_end(void);
 /* repaint.c: around one repaint. */
 void wlseal_cpu_repaint_begin(void);
 void wlseal_cpu_repaint_end(void);

@@ -30,6 +30,22 @@
  * control (account/connections.c) at the same moment, and again when a
  * request takes some: fds held for long are a message that never
  * completes, and they count against the connections' share of the table.
+ *
+ * Embedded in another process (the WLCS module, tests/wlcs/, built with
+ * WLSEAL_EMBEDDED), recvmsg() and sendmsg() are not defined here, and
+ * neither guard of this file is on. A module loaded with dlopen() does
+ * not interpose: libwayland-server's calls are bound in the global scope
+ * first, where the C library's definitions are (cpu.c has the lookup
+ * order), so these would never see the compositor's reads. Were they
+ * made to (a preload, RTLD_GLOBAL), they would also run for the WLCS
+ * clients' own connections in the same process, on other threads, and
+ * count into tables only the compositor's thread may touch. Counting
+ * only the fds requests take, without those received, would be wrong
+ * the other way (a negative count held), so the embedded build counts
+ * neither: its clients are the suite's, not attackers, and the guards
+ * are tested on the executable (tests/attack/). What stays is the
+ * protocol logger, which charges the CPU of each request to its client
+ * (cpu.c), as the read did.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -135,6 +151,7 @@ static void check_all(void *data)
 	}
 }
 
+#ifndef WLSEAL_EMBEDDED
 /* The C library's recvmsg(), counting the fds of client connections. */
 ssize_t recvmsg(int fd, struct msghdr *msg, int flags)
 {
@@ -201,6 +218,7 @@ ssize_t sendmsg(int fd, const struct msghdr *msg, int flags)
 	}
 	return n;
 }
+#endif
 
 static void log_request(void *data, enum wl_protocol_logger_type type,
 			const struct wl_protocol_logger_message *m)
@@ -210,6 +228,14 @@ static void log_request(void *data, enum wl_protocol_logger_type type,
 
 	if (type != WL_PROTOCOL_LOGGER_REQUEST || !m->message->signature)
 		return;
+#ifdef WLSEAL_EMBEDDED
+	/* No read is seen (above): the turn is the client's from its
+	 * first request on. */
+	wlseal_cpu_dispatch(wl_resource_get_client(m->resource));
+	(void)g;
+	(void)sig;
+	return;
+#endif
 	for (sig = m->message->signature; *sig; sig++) {
 		if (*sig != 'h')
 			continue;

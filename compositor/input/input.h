@@ -28,6 +28,7 @@
 /* What a device can do (wlseal_input_device.caps, wlseal_input.caps). */
 #define WLSEAL_INPUT_KEYBOARD	(1u << 0)
 #define WLSEAL_INPUT_POINTER	(1u << 1)
+#define WLSEAL_INPUT_TOUCH	(1u << 2)
 
 /* The seat's side: called from the event loop, in the device's order.
  * Times are CLOCK_MONOTONIC milliseconds taken when the record was read
@@ -46,6 +47,15 @@ struct wlseal_input_handler {
 	/* Wheel clicks: @vertical true for REL_WHEEL (positive: away from
 	 * the user), false for REL_HWHEEL (positive: right). */
 	void (*axis)(void *data, uint32_t time, bool vertical, int32_t clicks);
+	/* Touch point @id went down at, or moved to, @x, @y (output
+	 * coordinates); it went up. No stream of this layer yields them
+	 * yet (no multitouch decoding): an embedder's device does (the
+	 * WLCS module, tests/wlcs/). */
+	void (*touch_down)(void *data, uint32_t time, int32_t id, double x,
+			   double y);
+	void (*touch_motion)(void *data, uint32_t time, int32_t id, double x,
+			     double y);
+	void (*touch_up)(void *data, uint32_t time, int32_t id);
 	/* SYN_REPORT: the events since the last one belong together. */
 	void (*frame)(void *data);
 	/* The union of the devices' caps changed (also once at start). */

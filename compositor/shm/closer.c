@@ -138,6 +138,13 @@ bool wlseal_closer_start(struct wl_event_loop *loop, void (*done)(void *item))
 	sigset_t all, old;
 	int err;
 
+	/* A fresh start each time: a process may run servers one after
+	 * another (the WLCS module, tests/wlcs/), and the last stop left
+	 * stopping set. */
+	closer.stopping = false;
+	closer.todo = NULL;
+	closer.done = NULL;
+	closer.pending = 0;
 	closer.done_fn = done;
 	closer.todo_tail = &closer.todo;
 	closer.efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * seat-client.c - one client's wl_pointer and wl_keyboard objects, kept
+ * seat-client.c - one client's wl_pointer, wl_keyboard and wl_touch objects, kept
  * apart from every other client's (seat.h).
  *
  * Input events go to the focused client's objects only, and the keyboard
@@ -13,8 +13,8 @@
  * own), an event walks the focused client's objects, each of which it
  * is sent to.
  *
- * seat.c creates a client's entry with its first wl_pointer or
- * wl_keyboard; pointer.c and keyboard.c find it. This file calls none
+ * seat.c creates a client's entry with its first wl_pointer,
+ * wl_keyboard or wl_touch; pointer.c, keyboard.c and touch.c find it. This file calls none
  * of them.
  */
 #include <stdlib.h>
@@ -31,6 +31,8 @@ static void client_destroyed(struct wl_listener *l, void *data)
 	wl_resource_for_each_safe(r, tmp, &sc->pointers)
 		wl_list_init(wl_resource_get_link(r));
 	wl_resource_for_each_safe(r, tmp, &sc->keyboards)
+		wl_list_init(wl_resource_get_link(r));
+	wl_resource_for_each_safe(r, tmp, &sc->touches)
 		wl_list_init(wl_resource_get_link(r));
 	wl_list_remove(&sc->destroy.link);
 	free(sc);
@@ -58,6 +60,7 @@ struct wlseal_seat_client *wlseal_seat_client_get(struct wl_client *client)
 		return NULL;
 	wl_list_init(&sc->pointers);
 	wl_list_init(&sc->keyboards);
+	wl_list_init(&sc->touches);
 	sc->destroy.notify = client_destroyed;
 	wl_client_add_destroy_listener(client, &sc->destroy);
 	return sc;

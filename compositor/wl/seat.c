@@ -11,8 +11,9 @@
  * changes: a device that vanishes (ENODEV, a FIFO's writer closing)
  * takes its capability with it. A client may still ask for a keyboard
  * or pointer it was not offered (it may have raced the change): it
- * gets one, which stays quiet until a device comes. wl_touch objects
- * are always quiet: no touch device is read.
+ * gets one, which stays quiet until a device comes. The same holds for
+ * wl_touch (touch.c), whose capability is there while a touch device
+ * is: input/ reads none yet, an embedder may add one (tests/wlcs/).
  *
  * Keyboard focus goes to a toplevel (a surface whose role sets
  * role_activate, xdg-shell.c): the newest one mapped, or the one a
@@ -62,6 +63,7 @@ struct wlseal_seat {
 	 * holds the keyboard. */
 	struct wlseal_focus active;
 	struct wlseal_grab *grab;	/* xdg-popup.c's, or NULL */
+	struct wlseal_touch touch;
 	struct wl_listener view_mapped, view_unmapped;	/* scene signals */
 	struct wl_listener frame_start;		/* server->events */
 };
@@ -70,10 +72,6 @@ static void resource_destroy(struct wl_client *c, struct wl_resource *r)
 {
 	wl_resource_destroy(r);
 }
-
-static const struct wl_touch_interface touch_impl = {
-	.release = resource_destroy,
-};
 
 static void seat_get_pointer(struct wl_client *client, struct wl_resource *r,
 			     uint32_t id)
@@ -106,15 +104,15 @@ static void seat_get_keyboard(struct wl_client *client, struct wl_resource *r,
 static void seat_get_touch(struct wl_client *client, struct wl_resource *r,
 			   uint32_t id)
 {
-	struct wl_resource *t;
+	struct wlseal_seat *seat = wl_resource_get_user_data(r);
+	struct wlseal_seat_client *sc = wlseal_seat_client_get(client);
 
-	t = wl_resource_create(client, &wl_touch_interface,
-			       wl_resource_get_version(r), id);
-	if (!t) {
+	if (!sc) {
 		wl_client_post_no_memory(client);
 		return;
 	}
-	wl_resource_set_implementation(t, &touch_impl, NULL, NULL);
+	wlseal_touch_create(&seat->touch, sc, client,
+			    (uint32_t)wl_resource_get_version(r), id);
 }
 
 static const struct wl_seat_interface seat_impl = {
@@ -127,7 +125,8 @@ static const struct wl_seat_interface seat_impl = {
 static uint32_t wl_caps(uint32_t caps)
 {
 	return ((caps & WLSEAL_INPUT_POINTER) ? WL_SEAT_CAPABILITY_POINTER : 0) |
-	       ((caps & WLSEAL_INPUT_KEYBOARD) ? WL_SEAT_CAPABILITY_KEYBOARD : 0);
+	       ((caps & WLSEAL_INPUT_KEYBOARD) ? WL_SEAT_CAPABILITY_KEYBOARD : 0) |
+	       ((caps & WLSEAL_INPUT_TOUCH) ? WL_SEAT_CAPABILITY_TOUCH : 0);
 }
 
 static void unlink_resource(struct wl_resource *r)
@@ -347,11 +346,35 @@ static void on_axis(void *data, uint32_t time, bool vertical, int32_t clicks)
 	wlseal_pointer_axis(&seat->pointer, time, vertical, clicks);
 }
 
+static void on_touch_down(void *data, uint32_t time, int32_t id, double x,
+			  double y)
+{
+	struct wlseal_seat *seat = data;
+
+	wlseal_touch_down(&seat->touch, time, id, x, y);
+}
+
+static void on_touch_motion(void *data, uint32_t time, int32_t id, double x,
+			    double y)
+{
+	struct wlseal_seat *seat = data;
+
+	wlseal_touch_motion(&seat->touch, time, id, x, y);
+}
+
+static void on_touch_up(void *data, uint32_t time, int32_t id)
+{
+	struct wlseal_seat *seat = data;
+
+	wlseal_touch_up(&seat->touch, time, id);
+}
+
 static void on_frame(void *data)
 {
 	struct wlseal_seat *seat = data;
 
 	wlseal_pointer_frame(&seat->pointer);
+	wlseal_touch_frame(&seat->touch);
 }
 
 static void on_caps(void *data, uint32_t caps)
@@ -372,6 +395,8 @@ static void on_caps(void *data, uint32_t caps)
 		wlseal_pointer_rehit(&seat->pointer);
 	else
 		wlseal_pointer_leave(&seat->pointer);
+	if (!(caps & WLSEAL_INPUT_TOUCH))
+		wlseal_touch_cancel(&seat->touch);
 }
 
 const struct wlseal_input_handler wlseal_seat_input = {
@@ -380,6 +405,9 @@ const struct wlseal_input_handler wlseal_seat_input = {
 	.relative = on_relative,
 	.button = on_button,
 	.axis = on_axis,
+	.touch_down = on_touch_down,
+	.touch_motion = on_touch_motion,
+	.touch_up = on_touch_up,
 	.frame = on_frame,
 	.caps = on_caps,
 };
@@ -399,6 +427,7 @@ struct wlseal_seat *wlseal_seat_create(struct wlseal_server *server)
 		return NULL;
 	}
 	wlseal_pointer_init(&seat->pointer, server);
+	wlseal_touch_init(&seat->touch, server);
 	seat->global = wl_global_create(server->display, &wl_seat_interface,
 					SEAT_VERSION, seat, seat_bind);
 	if (!seat->global) {
@@ -429,6 +458,7 @@ void wlseal_seat_destroy(struct wlseal_seat *seat)
 		wl_list_init(wl_resource_get_link(r));
 	wl_global_destroy(seat->global);
 	wlseal_focus_set(&seat->active, NULL);
+	wlseal_touch_finish(&seat->touch);
 	wlseal_pointer_finish(&seat->pointer);
 	wlseal_keyboard_finish(&seat->keyboard);
 	free(seat);

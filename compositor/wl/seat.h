@@ -2,11 +2,13 @@
 /*
  * seat.h - the seat's parts, shared by seat.c (the wl_seat global,
  * capabilities, focus), keyboard.c (wl_keyboard, xkb_state), keymap.c
- * (the sealed keymap memfd), pointer.c (wl_pointer, hit testing) and
- * seat-client.c (each client's wl_pointers and wl_keyboards).
+ * (the sealed keymap memfd), pointer.c (wl_pointer, hit testing),
+ * touch.c (wl_touch) and seat-client.c (each client's wl_pointers,
+ * wl_keyboards and wl_touches).
  *
- * Calls go one way: seat.c calls keyboard.c and pointer.c, keyboard.c
- * calls keymap.c; all three call seat-client.c; none calls back. Focus
+ * Calls go one way: seat.c calls keyboard.c, pointer.c and touch.c,
+ * keyboard.c calls keymap.c; all four call seat-client.c; none calls
+ * back. Focus
  * is a wlseal_surface pointer
  * guarded by a destroy listener on the surface's resource, which fires
  * before the surface's own destroy code (and before it unmaps), so no
@@ -41,7 +43,7 @@ int wlseal_keymap_client_fd(struct wlseal_keymap *km);
  * (wl_resource_get_link), so that an event for the focused client
  * walks its own objects only. Freed with the client. */
 struct wlseal_seat_client {
-	struct wl_list pointers, keyboards;
+	struct wl_list pointers, keyboards, touches;
 	struct wl_listener destroy;	/* the client's */
 };
 
@@ -129,6 +131,40 @@ void wlseal_pointer_button(struct wlseal_pointer *p, uint32_t time,
 void wlseal_pointer_axis(struct wlseal_pointer *p, uint32_t time,
 			 bool vertical, int32_t clicks);
 void wlseal_pointer_frame(struct wlseal_pointer *p);
+
+/* Touch points down at once (touch.c); more are dropped. */
+#define WLSEAL_TOUCH_POINTS 10
+
+struct wlseal_touch_point {
+	bool down;
+	int32_t id;
+	struct wlseal_focus focus;	/* where it went down; NULL: nowhere */
+};
+
+struct wlseal_touch {
+	struct wlseal_server *server;
+	struct wlseal_touch_point points[WLSEAL_TOUCH_POINTS];
+	/* Who got events since the last frame (one per point at most). */
+	struct wl_client *frame_clients[WLSEAL_TOUCH_POINTS];
+	int n_frame_clients;
+};
+
+/* touch.c */
+void wlseal_touch_init(struct wlseal_touch *t, struct wlseal_server *server);
+void wlseal_touch_finish(struct wlseal_touch *t);
+/* A wl_touch of @client, whose objects @sc holds. */
+void wlseal_touch_create(struct wlseal_touch *t, struct wlseal_seat_client *sc,
+			 struct wl_client *client, uint32_t version, uint32_t id);
+/* Point @id went down at, moved to (@x, @y), output coordinates; up. */
+void wlseal_touch_down(struct wlseal_touch *t, uint32_t time, int32_t id,
+		       double x, double y);
+void wlseal_touch_motion(struct wlseal_touch *t, uint32_t time, int32_t id,
+			 double x, double y);
+void wlseal_touch_up(struct wlseal_touch *t, uint32_t time, int32_t id);
+/* The events since the last frame belong together. */
+void wlseal_touch_frame(struct wlseal_touch *t);
+/* No touch device any more: every point ends, its client told. */
+void wlseal_touch_cancel(struct wlseal_touch *t);
 
 /* @f follows @s (or nothing). The listener sits on the surface's
  * resource: it fires before the surface's own destroy code runs. */

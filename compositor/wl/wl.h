@@ -254,6 +254,10 @@ struct wlseal_xdg_toplevel {
 	struct wlseal_xdg_state acked;	/* the last one acked */
 	/* The cascade slot it was given when mapped (scene.h). */
 	int32_t cascade_x, cascade_y;
+	/* An embedder's place for it before it was mapped, taken instead
+	 * of a cascade slot (wlseal_xdg_toplevel_place). */
+	bool placed;
+	int32_t placed_x, placed_y;
 	/* The xdg_toplevel goes (data: this): its decoration and its
 	 * popups follow it; destroy_requested tells its destroy request
 	 * from the client's disconnect. */
@@ -378,7 +382,6 @@ bool wlseal_relative_pointer_init(struct wlseal_server *server);
 void wlseal_relative_pointer_motion(struct wl_client *client, uint32_t time,
 				    double dx, double dy);
 
-
 /* The frame around @tl (all 0: none); a mapped window moves so that
  * the frame's corner is at its spot. */
 void wlseal_xdg_toplevel_set_frame(struct wlseal_xdg_toplevel *tl,
@@ -387,6 +390,11 @@ void wlseal_xdg_toplevel_set_frame(struct wlseal_xdg_toplevel *tl,
  * the output); maximized or fullscreen, nothing happens. */
 void wlseal_xdg_toplevel_move(struct wlseal_xdg_toplevel *tl, int32_t dx,
 			      int32_t dy);
+/* An embedder places a window (the WLCS module's
+ * position_window_absolute): its window geometry's origin at @x, @y,
+ * now or, not mapped yet, when it maps. */
+void wlseal_xdg_toplevel_place(struct wlseal_xdg_toplevel *tl, int32_t x,
+			       int32_t y);
 /* xdg_toplevel.close: the user asked the window to close. */
 void wlseal_xdg_toplevel_close(struct wlseal_xdg_toplevel *tl);
 

@@ -226,7 +226,11 @@ static void map(struct wlseal_xdg_toplevel *tl)
 	/* Mapped maximized or fullscreen, its size says nothing of the
 	 * floating one: the slot stays as it is for then. */
 	window_size(tl, &w, &h);
-	if (!tl->acked.maximized && !tl->acked.fullscreen) {
+	if (tl->placed) {
+		/* An embedder's place, taken as it is (wlseal_xdg_toplevel_place). */
+		tl->cascade_x = tl->placed_x - f.left;
+		tl->cascade_y = tl->placed_y - f.top;
+	} else if (!tl->acked.maximized && !tl->acked.fullscreen) {
 		tl->cascade_x = fit(s->view.x, w + f.left + f.right, out->width);
 		tl->cascade_y = fit(s->view.y, h + f.top + f.bottom, out->height);
 	} else {
@@ -500,4 +504,23 @@ void wlseal_xdg_toplevel_close(struct wlseal_xdg_toplevel *tl)
 struct wlseal_xdg_toplevel *wlseal_xdg_toplevel_from_resource(struct wl_resource *r)
 {
 	return wl_resource_get_user_data(r);
+}
+
+/* The window geometry's origin to (@x, @y) from now on: its slot, kept
+ * through later commits (place) until maximized or fullscreen, and
+ * taken at the next map instead of a cascade slot. */
+void wlseal_xdg_toplevel_place(struct wlseal_xdg_toplevel *tl, int32_t x,
+			       int32_t y)
+{
+	struct wlseal_surface *s = tl->xs ? tl->xs->surface : NULL;
+	struct wlseal_xdg_frame f = frame_in(tl, tl->acked);
+
+	tl->placed = true;
+	tl->placed_x = x;
+	tl->placed_y = y;
+	if (!s || !s->view.mapped)
+		return;
+	tl->cascade_x = x - f.left;
+	tl->cascade_y = y - f.top;
+	place(tl);
 }

@@ -1,0 +1,860 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * wlseal-wlcs.c - wlseal's integration module for WLCS, the Wayland
+ * Conformance Test Suite (README.md beside this file).
+ *
+ * WLCS's runner loads this shared object and, for every test, makes a
+ * display server (create_server), starts it, connects its clients to
+ * it, drives fake input devices, and stops it. Here each server is the
+ * real compositor: main.c built with WLSEAL_EMBEDDED (compositor/embed.h),
+ * run on a thread of its own with the headless backend, options as on
+ * the command line (WLSEAL_WLCS_OPTIONS adds to them), a fresh server
+ * per start.
+ *
+ * Threads: WLCS calls in from its test thread; the server's objects are
+ * touched only on the server's thread. Every call that needs the server
+ * (a client socket, a window moved, an input event) is queued, an
+ * eventfd wakes the server's loop, which runs the queue, and the caller
+ * waits until its call has run: synchronous, in order.
+ *
+ * Process-global state, reset at every start: getopt's (optind = 0),
+ * the log's verbosity; the compositor resets its own (account/cpu.c's
+ * worsts, shm/closer.c's thread state; account/connections.c and
+ * fd-guard.c clear theirs at finish). The interposers of the executable
+ * (epoll_wait, recvmsg, sendmsg) are not in this build: account/cpu.c
+ * and account/fd-guard.c say why, and how the CPU of each turn is
+ * measured instead.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <wayland-client-core.h>
+#include <wayland-client-protocol.h>
+#include <wayland-server-core.h>
+
+#include <wlcs/display_server.h>
+#include <wlcs/pointer.h>
+#include <wlcs/touch.h>
+
+#include "embed.h"
+#include "input.h"
+#include "log.h"
+#include "server.h"
+#include "wl.h"
+
+#define MAX_ARGS 64
+
+/* A client WLCS connected through create_client_socket. */
+struct wlcs_client {
+	struct wl_list link;		/* wlcs_server.clients */
+	int fd;				/* WLCS's end */
+	struct wl_client *client;	/* NULL once gone */
+	struct wl_listener destroy;
+};
+
+struct call {
+	void (*fn)(struct wlseal_server *server, void *arg);
+	void *arg;
+	bool done;
+	struct call *next;
+};
+
+struct wlcs_server {
+	WlcsDisplayServer base;		/* first: WLCS's pointer is ours */
+	char *args[MAX_ARGS];		/* the compositor's command line */
+	int n_args;
+
+	pthread_t thread;
+	bool started;			/* thread running */
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	bool ready, exited;		/* under lock */
+	int status;			/* wlseal_embedded_main's, once exited */
+	struct call *queue;		/* under lock */
+
+	/* The server's thread only. */
+	struct wlseal_embed embed;
+	struct wlseal_server *server;
+	int efd;
+	struct wl_event_source *efd_source;
+	struct wl_list clients;		/* wlcs_client.link */
+	int pointers, touches;		/* live fake devices */
+	double px, py;			/* the fake pointer's position */
+	int32_t next_touch_id;
+	/* WLCS's thread: the fake devices, told when the server goes. */
+	struct wl_list devices;		/* fake_device.link */
+};
+
+/* What both kinds of fake device keep of their server. */
+struct fake_device {
+	struct wlcs_server *s;		/* NULL once destroy_server ran */
+	struct wl_list link;		/* wlcs_server.devices */
+};
+
+struct fake_pointer {
+	WlcsPointer base;
+	struct fake_device dev;
+};
+
+struct fake_touch {
+	WlcsTouch base;
+	struct fake_device dev;
+	int32_t id;
+	bool down;
+};
+
+static void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "wlseal-wlcs: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	abort();
+}
+
+static uint32_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint32_t)(ts.tv_sec * 1000 + ts.tv_nsec / 1000000);
+}
+
+/* --- calls onto the server's thread ----------------------------------------- */
+
+static int run_calls(int fd, uint32_t mask, void *data)
+{
+	struct wlcs_server *s = data;
+	struct call *c, *next;
+	uint64_t n;
+
+	if (read(s->efd, &n, sizeof(n)) < 0 && errno != EAGAIN)
+		wlseal_log("wlcs: eventfd: %s", strerror(errno));
+	pthread_mutex_lock(&s->lock);
+	c = s->queue;
+	s->queue = NULL;
+	pthread_mutex_unlock(&s->lock);
+	for (; c; c = next) {
+		next = c->next;
+		c->fn(s->server, c->arg);
+		pthread_mutex_lock(&s->lock);
+		c->done = true;
+		pthread_cond_broadcast(&s->cond);
+		pthread_mutex_unlock(&s->lock);
+	}
+	return 0;
+}
+
+/* Is the server up to take calls? */
+static bool running(struct wlcs_server *s)
+{
+	bool up;
+
+	if (!s)
+		return false;
+	pthread_mutex_lock(&s->lock);
+	up = s->ready;
+	pthread_mutex_unlock(&s->lock);
+	return up;
+}
+
+/* Runs @fn(server, @arg) on the server's thread and waits for it. */
+static void call(struct wlcs_server *s, void (*fn)(struct wlseal_server *, void *),
+		 void *arg)
+{
+	struct call c = { .fn = fn, .arg = arg };
+	struct call **tail;
+	uint64_t one = 1;
+
+	if (!s)
+		die("a fake device used after its server was destroyed");
+	pthread_mutex_lock(&s->lock);
+	if (!s->ready) {
+		pthread_mutex_unlock(&s->lock);
+		die("a call to a server that is not running");
+	}
+	for (tail = &s->queue; *tail; tail = &(*tail)->next)
+		;
+	*tail = &c;
+	if (write(s->efd, &one, sizeof(one)) != sizeof(one))
+		die("cannot wake the server: %s", strerror(errno));
+	while (!c.done)
+		pthread_cond_wait(&s->cond, &s->lock);
+	pthread_mutex_unlock(&s->lock);
+}
+
+/* --- the server's life ------------------------------------------------------ */
+
+static void set_caps(struct wlcs_server *s)
+{
+	/* A desktop seat: a keyboard always (no keys are ever pressed:
+	 * WLCS has no keyboard device), a pointer and touch while WLCS
+	 * holds such a device. */
+	uint32_t caps = WLSEAL_INPUT_KEYBOARD;
+
+	if (s->pointers)
+		caps |= WLSEAL_INPUT_POINTER;
+	if (s->touches)
+		caps |= WLSEAL_INPUT_TOUCH;
+	wlseal_seat_input.caps(s->server->seat, caps);
+}
+
+static void on_ready(struct wlseal_server *server, void *data)
+{
+	struct wlcs_server *s = data;
+
+	s->server = server;
+	wl_list_init(&s->clients);
+	s->px = server->output.width / 2.0;
+	s->py = server->output.height / 2.0;
+	s->efd_source = wl_event_loop_add_fd(server->loop, s->efd,
+					     WL_EVENT_READABLE, run_calls, s);
+	if (!s->efd_source) {
+		wlseal_log("wlcs: cannot watch the call eventfd");
+		s->embed.stop = true;
+		return;
+	}
+	set_caps(s);
+	pthread_mutex_lock(&s->lock);
+	s->ready = true;
+	pthread_cond_broadcast(&s->cond);
+	pthread_mutex_unlock(&s->lock);
+}
+
+static void on_done(struct wlseal_server *server, void *data)
+{
+	struct wlcs_server *s = data;
+	struct wlcs_client *c, *tmp;
+
+	pthread_mutex_lock(&s->lock);
+	s->ready = false;
+	pthread_mutex_unlock(&s->lock);
+	/* Nothing can be queued any more; what was is run now. */
+	run_calls(s->efd, 0, s);
+	if (s->efd_source)
+		wl_event_source_remove(s->efd_source);
+	s->efd_source = NULL;
+	wl_list_for_each_safe(c, tmp, &s->clients, link) {
+		if (c->client)
+			wl_list_remove(&c->destroy.link);
+		wl_list_remove(&c->link);
+		free(c);
+	}
+	s->server = NULL;
+}
+
+static void *server_main(void *arg)
+{
+	struct wlcs_server *s = arg;
+	char *argv[MAX_ARGS + 1];
+	int status;
+
+	/* getopt permutes argv: a copy each run. */
+	memcpy(argv, s->args, sizeof(s->args[0]) * (size_t)s->n_args);
+	argv[s->n_args] = NULL;
+	optind = 0;	/* GNU getopt: start afresh */
+	wlseal_log_set_verbose(false);
+	wlseal_embed = &s->embed;
+	status = wlseal_embedded_main(s->n_args, argv);
+	wlseal_embed = NULL;
+	pthread_mutex_lock(&s->lock);
+	s->exited = true;
+	s->status = status;
+	pthread_cond_broadcast(&s->cond);
+	pthread_mutex_unlock(&s->lock);
+	return NULL;
+}
+
+static void server_start(WlcsDisplayServer *base)
+{
+	struct wlcs_server *s = (struct wlcs_server *)base;
+	sigset_t all, old;
+	int err;
+
+	if (s->started)
+		die("start of a server already running");
+	s->embed = (struct wlseal_embed){
+		.ready = on_ready, .done = on_done, .data = s,
+	};
+	s->ready = s->exited = false;
+	s->pointers = s->touches = 0;
+	s->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (s->efd < 0)
+		die("eventfd: %s", strerror(errno));
+	/* The server's thread takes no signal: it reads its own through
+	 * signalfd, and WLCS's threads keep theirs. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	err = pthread_create(&s->thread, NULL, server_main, s);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (err)
+		die("cannot start the server's thread: %s", strerror(err));
+	s->started = true;
+	pthread_mutex_lock(&s->lock);
+	while (!s->ready && !s->exited)
+		pthread_cond_wait(&s->cond, &s->lock);
+	pthread_mutex_unlock(&s->lock);
+	if (!s->ready) {
+		pthread_join(s->thread, NULL);
+		s->started = false;
+		die("wlseal-compositor did not start (exit status %d; "
+		    "its log above; WLSEAL_WLCS_OPTIONS='%s')", s->status,
+		    getenv("WLSEAL_WLCS_OPTIONS") ? getenv("WLSEAL_WLCS_OPTIONS") : "");
+	}
+}
+
+static void stop_call(struct wlseal_server *server, void *arg)
+{
+	struct wlcs_server *s = arg;
+
+	s->embed.stop = true;
+}
+
+static void server_stop(WlcsDisplayServer *base)
+{
+	struct wlcs_server *s = (struct wlcs_server *)base;
+
+	if (!s->started)
+		return;
+	call(s, stop_call, s);
+	pthread_join(s->thread, NULL);
+	s->started = false;
+	close(s->efd);
+	s->efd = -1;
+	if (s->status != 0)
+		fprintf(stderr, "wlseal-wlcs: wlseal-compositor exited with status %d\n",
+			s->status);
+}
+
+/* --- clients ---------------------------------------------------------------- */
+
+static void client_gone(struct wl_listener *l, void *data)
+{
+	struct wlcs_client *c = wl_container_of(l, c, destroy);
+
+	wl_list_remove(&c->destroy.link);
+	c->client = NULL;
+}
+
+struct socket_call {
+	struct wlcs_server *s;
+	int server_fd, client_fd;
+	bool ok;
+};
+
+static void socket_call(struct wlseal_server *server, void *arg)
+{
+	struct socket_call *sc = arg;
+	struct wlcs_client *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return;
+	/* As if accepted: account/connections.c, fd-guard.c and the
+	 * account see it through the display's client_created. */
+	c->client = wl_client_create(server->display, sc->server_fd);
+	if (!c->client) {
+		wlseal_log("wlcs: wl_client_create: %s", strerror(errno));
+		free(c);
+		return;
+	}
+	c->fd = sc->client_fd;
+	c->destroy.notify = client_gone;
+	wl_client_add_destroy_listener(c->client, &c->destroy);
+	wl_list_insert(&sc->s->clients, &c->link);
+	sc->ok = true;
+}
+
+static int server_create_client_socket(WlcsDisplayServer *base)
+{
+	struct wlcs_server *s = (struct wlcs_server *)base;
+	struct socket_call sc = { .s = s };
+	int fds[2];
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) < 0)
+		die("socketpair: %s", strerror(errno));
+	sc.server_fd = fds[0];
+	sc.client_fd = fds[1];
+	call(s, socket_call, &sc);
+	if (!sc.ok) {
+		close(fds[0]);
+		close(fds[1]);
+		die("the server did not take a client socket (its log above)");
+	}
+	return fds[1];
+}
+
+/* The wl_client whose other end is WLCS's @fd: the newest such. */
+static struct wl_client *client_of(struct wlcs_server *s, int fd)
+{
+	struct wlcs_client *c;
+
+	wl_list_for_each(c, &s->clients, link)
+		if (c->fd == fd)
+			return c->client;
+	return NULL;
+}
+
+struct position_call {
+	struct wlcs_server *s;
+	int fd;
+	uint32_t id;
+	int x, y;
+};
+
+static void position_call(struct wlseal_server *server, void *arg)
+{
+	struct position_call *pc = arg;
+	struct wl_client *client = client_of(pc->s, pc->fd);
+	struct wl_resource *r = client ? wl_client_get_object(client, pc->id) : NULL;
+	struct wlseal_surface *surface;
+	struct wlseal_xdg_surface *xs;
+
+	if (!r || strcmp(wl_resource_get_class(r), "wl_surface") != 0) {
+		wlseal_log("wlcs: position_window_absolute: no wl_surface@%u in that client",
+			   pc->id);
+		return;
+	}
+	surface = wlseal_surface_from_resource(r);
+	/* role_activate: an xdg_surface with a toplevel (xdg-shell.c),
+	 * whose role is the wlseal_xdg_surface. */
+	if (!surface->role_activate) {
+		wlseal_log("wlcs: position_window_absolute: wl_surface@%u is no xdg_toplevel; not moved",
+			   pc->id);
+		return;
+	}
+	xs = surface->role;
+	if (xs->toplevel)
+		wlseal_xdg_toplevel_place(xs->toplevel, pc->x, pc->y);
+}
+
+static void server_position_window_absolute(WlcsDisplayServer *base,
+					    struct wl_display *display,
+					    struct wl_surface *surface,
+					    int x, int y)
+{
+	struct wlcs_server *s = (struct wlcs_server *)base;
+	struct position_call pc = {
+		.s = s,
+		.fd = wl_display_get_fd(display),
+		.id = wl_proxy_get_id((struct wl_proxy *)surface),
+		.x = x, .y = y,
+	};
+
+	call(s, position_call, &pc);
+}
+
+/* --- the fake pointer ------------------------------------------------------- */
+
+struct input_call {
+	struct wlcs_server *s;
+	enum { MOVE, BUTTON, ADD_POINTER, DEL_POINTER,
+	       TOUCH_DOWN, TOUCH_MOVE, TOUCH_UP, ADD_TOUCH, DEL_TOUCH } what;
+	double x, y;			/* MOVE: absolute; TOUCH_*: position */
+	int button;
+	bool pressed;
+	int32_t id;
+};
+
+static void input_call(struct wlseal_server *server, void *arg)
+{
+	struct input_call *ic = arg;
+	struct wlcs_server *s = ic->s;
+	void *seat = server->seat;
+	uint32_t t = now_ms();
+
+	switch (ic->what) {
+	case MOVE:
+		s->px = ic->x;
+		s->py = ic->y;
+		wlseal_seat_input.motion(seat, t, s->px, s->py);
+		break;
+	case BUTTON:
+		wlseal_seat_input.button(seat, t, (uint32_t)ic->button, ic->pressed);
+		break;
+	case TOUCH_DOWN:
+		wlseal_seat_input.touch_down(seat, t, ic->id, ic->x, ic->y);
+		break;
+	case TOUCH_MOVE:
+		wlseal_seat_input.touch_motion(seat, t, ic->id, ic->x, ic->y);
+		break;
+	case TOUCH_UP:
+		wlseal_seat_input.touch_up(seat, t, ic->id);
+		break;
+	case ADD_POINTER:
+		s->pointers++;
+		set_caps(s);
+		return;
+	case DEL_POINTER:
+		s->pointers--;
+		set_caps(s);
+		return;
+	case ADD_TOUCH:
+		s->touches++;
+		ic->id = s->next_touch_id++;
+		set_caps(s);
+		return;
+	case DEL_TOUCH:
+		s->touches--;
+		set_caps(s);
+		return;
+	}
+	wlseal_seat_input.frame(seat);
+}
+
+static struct fake_pointer *fp_of(WlcsPointer *p)
+{
+	return (struct fake_pointer *)p;
+}
+
+static void pointer_move_absolute(WlcsPointer *p, wl_fixed_t x, wl_fixed_t y)
+{
+	struct input_call ic = { .s = fp_of(p)->dev.s, .what = MOVE,
+				 .x = wl_fixed_to_double(x),
+				 .y = wl_fixed_to_double(y) };
+
+	call(ic.s, input_call, &ic);
+}
+
+/* Relative to where the pointer is: read on the server's thread. */
+static void move_relative_call(struct wlseal_server *server, void *arg)
+{
+	struct input_call *ic = arg;
+
+	ic->x += ic->s->px;
+	ic->y += ic->s->py;
+	input_call(server, ic);
+}
+
+static void pointer_move_relative(WlcsPointer *p, wl_fixed_t dx, wl_fixed_t dy)
+{
+	struct input_call ic = { .s = fp_of(p)->dev.s, .what = MOVE,
+				 .x = wl_fixed_to_double(dx),
+				 .y = wl_fixed_to_double(dy) };
+
+	call(ic.s, move_relative_call, &ic);
+}
+
+static void pointer_button(WlcsPointer *p, int button, bool pressed)
+{
+	struct input_call ic = { .s = fp_of(p)->dev.s, .what = BUTTON,
+				 .button = button, .pressed = pressed };
+
+	call(ic.s, input_call, &ic);
+}
+
+static void pointer_button_up(WlcsPointer *p, int button)
+{
+	pointer_button(p, button, false);
+}
+
+static void pointer_button_down(WlcsPointer *p, int button)
+{
+	pointer_button(p, button, true);
+}
+
+static void pointer_destroy(WlcsPointer *p)
+{
+	struct input_call ic = { .s = fp_of(p)->dev.s, .what = DEL_POINTER };
+
+	/* A pointer outliving its server (stopped or destroyed first)
+	 * has nothing left to take away. */
+	if (running(ic.s))
+		call(ic.s, input_call, &ic);
+	wl_list_remove(&fp_of(p)->dev.link);
+	free(p);
+}
+
+static WlcsPointer *server_create_pointer(WlcsDisplayServer *base)
+{
+	struct wlcs_server *s = (struct wlcs_server *)base;
+	struct fake_pointer *p = calloc(1, sizeof(*p));
+	struct input_call ic = { .s = s, .what = ADD_POINTER };
+
+	if (!p)
+		die("out of memory");
+	p->base = (WlcsPointer){
+		.version = WLCS_POINTER_VERSION,
+		.move_absolute = pointer_move_absolute,
+		.move_relative = pointer_move_relative,
+		.button_up = pointer_button_up,
+		.button_down = pointer_button_down,
+		.destroy = pointer_destroy,
+	};
+	p->dev.s = s;
+	wl_list_insert(&s->devices, &p->dev.link);
+	call(s, input_call, &ic);
+	return &p->base;
+}
+
+/* --- the fake touch --------------------------------------------------------- */
+
+static struct fake_touch *ft_of(WlcsTouch *t)
+{
+	return (struct fake_touch *)t;
+}
+
+static void touch_event(WlcsTouch *t, int what, wl_fixed_t x, wl_fixed_t y)
+{
+	struct fake_touch *ft = ft_of(t);
+	struct input_call ic = { .s = ft->dev.s, .what = what, .id = ft->id,
+				 .x = wl_fixed_to_double(x),
+				 .y = wl_fixed_to_double(y) };
+
+	call(ic.s, input_call, &ic);
+}
+
+static void touch_down(WlcsTouch *t, wl_fixed_t x, wl_fixed_t y)
+{
+	ft_of(t)->down = true;
+	touch_event(t, TOUCH_DOWN, x, y);
+}
+
+static void touch_move(WlcsTouch *t, wl_fixed_t x, wl_fixed_t y)
+{
+	touch_event(t, TOUCH_MOVE, x, y);
+}
+
+static void touch_up(WlcsTouch *t)
+{
+	ft_of(t)->down = false;
+	touch_event(t, TOUCH_UP, 0, 0);
+}
+
+static void touch_destroy(WlcsTouch *t)
+{
+	struct fake_touch *ft = ft_of(t);
+	struct input_call ic = { .s = ft->dev.s, .what = DEL_TOUCH };
+
+	if (running(ic.s)) {
+		if (ft->down)
+			touch_up(t);
+		call(ic.s, input_call, &ic);
+	}
+	wl_list_remove(&ft->dev.link);
+	free(ft);
+}
+
+static WlcsTouch *server_create_touch(WlcsDisplayServer *base)
+{
+	struct wlcs_server *s = (struct wlcs_server *)base;
+	struct fake_touch *t = calloc(1, sizeof(*t));
+	struct input_call ic = { .s = s, .what = ADD_TOUCH };
+
+	if (!t)
+		die("out of memory");
+	t->base = (WlcsTouch){
+		.version = WLCS_TOUCH_VERSION,
+		.touch_down = touch_down,
+		.touch_move = touch_move,
+		.touch_up = touch_up,
+		.destroy = touch_destroy,
+	};
+	t->dev.s = s;
+	wl_list_insert(&s->devices, &t->dev.link);
+	call(s, input_call, &ic);
+	t->id = ic.id;
+	return &t->base;
+}
+
+/* --- the descriptor --------------------------------------------------------- */
+
+/*
+ * The globals a wlseal server advertises, read from a real one: a client
+ * connects, lists the registry and goes. So the list is exactly what
+ * wlseal offers under the options given, and follows the compositor as
+ * globals are added, with no list kept here by hand.
+ */
+static WlcsExtensionDescriptor extensions[64];
+static WlcsIntegrationDescriptor descriptor = {
+	.version = WLCS_INTEGRATION_DESCRIPTOR_VERSION,
+	.supported_extensions = extensions,
+};
+static bool have_descriptor;
+
+static void registry_global(void *data, struct wl_registry *registry,
+			    uint32_t name, const char *interface,
+			    uint32_t version)
+{
+	size_t n = descriptor.num_extensions;
+
+	if (n == sizeof(extensions) / sizeof(extensions[0]))
+		die("more than %zu globals", n);
+	extensions[n].name = strdup(interface);
+	if (!extensions[n].name)
+		die("out of memory");
+	extensions[n].version = version;
+	descriptor.num_extensions = n + 1;
+}
+
+static void registry_global_remove(void *data, struct wl_registry *registry,
+				   uint32_t name)
+{
+}
+
+static const struct wl_registry_listener registry_listener = {
+	.global = registry_global,
+	.global_remove = registry_global_remove,
+};
+
+static void read_globals(struct wlcs_server *s)
+{
+	int fd = server_create_client_socket(&s->base);
+	struct wl_display *display = wl_display_connect_to_fd(fd);
+	struct wl_registry *registry;
+
+	if (!display)
+		die("cannot connect to the server to list its globals");
+	registry = wl_display_get_registry(display);
+	wl_registry_add_listener(registry, &registry_listener, NULL);
+	if (wl_display_roundtrip(display) < 0)
+		die("listing the server's globals failed: %s", strerror(errno));
+	wl_registry_destroy(registry);
+	wl_display_disconnect(display);
+	have_descriptor = true;
+}
+
+static const WlcsIntegrationDescriptor *server_get_descriptor(
+	const WlcsDisplayServer *cbase)
+{
+	struct wlcs_server *s = (struct wlcs_server *)(uintptr_t)cbase;
+
+	if (!have_descriptor) {
+		if (s->started) {
+			read_globals(s);
+		} else {
+			server_start(&s->base);
+			read_globals(s);
+			server_stop(&s->base);
+		}
+	}
+	return &descriptor;
+}
+
+/* --- the integration -------------------------------------------------------- */
+
+static void add_arg(struct wlcs_server *s, const char *arg)
+{
+	if (s->n_args == MAX_ARGS)
+		die("more than %d compositor options", MAX_ARGS - 1);
+	s->args[s->n_args] = strdup(arg);
+	if (!s->args[s->n_args])
+		die("out of memory");
+	s->n_args++;
+}
+
+/* The runner has no runtime directory of its own (a test, a CI run):
+ * the compositor's socket and lock file go to a private one. */
+static void ensure_runtime_dir(void)
+{
+	static char dir[] = "/tmp/wlseal-wlcs-XXXXXX";
+
+	if (getenv("XDG_RUNTIME_DIR"))
+		return;
+	if (!mkdtemp(dir))
+		die("XDG_RUNTIME_DIR is unset and mkdtemp failed: %s",
+		    strerror(errno));
+	setenv("XDG_RUNTIME_DIR", dir, 1);
+}
+
+static WlcsDisplayServer *create_server(int argc, const char **argv)
+{
+	struct wlcs_server *s = calloc(1, sizeof(*s));
+	const char *extra = getenv("WLSEAL_WLCS_OPTIONS");
+	char adj[32] = "0";
+	FILE *f;
+
+	if (!s)
+		die("out of memory");
+	ensure_runtime_dir();
+	s->base = (WlcsDisplayServer){
+		.version = 2,
+		.start = server_start,
+		.stop = server_stop,
+		.create_client_socket = server_create_client_socket,
+		.position_window_absolute = server_position_window_absolute,
+		.create_pointer = server_create_pointer,
+		.create_touch = server_create_touch,
+		.get_descriptor = server_get_descriptor,
+	};
+	pthread_mutex_init(&s->lock, NULL);
+	pthread_cond_init(&s->cond, NULL);
+	s->efd = -1;
+	wl_list_init(&s->devices);
+	add_arg(s, "wlseal-compositor");
+	add_arg(s, "--backend=headless");
+	/* The runner's own OOM score stays as it was. */
+	f = fopen("/proc/self/oom_score_adj", "re");
+	if (f) {
+		if (!fgets(adj, sizeof(adj), f))
+			strcpy(adj, "0");
+		adj[strcspn(adj, "\n")] = '\0';
+		fclose(f);
+	}
+	{
+		char opt[64];
+
+		snprintf(opt, sizeof(opt), "--oom-score-adj=%s", adj);
+		add_arg(s, opt);
+	}
+	/* WLSEAL_WLCS_OPTIONS: more options, separated by spaces; later
+	 * ones win, as on the command line. */
+	if (extra) {
+		char *copy = strdup(extra), *save = NULL, *tok;
+
+		if (!copy)
+			die("out of memory");
+		for (tok = strtok_r(copy, " \t", &save); tok;
+		     tok = strtok_r(NULL, " \t", &save)) {
+			if (!strcmp(tok, "--help"))
+				die("WLSEAL_WLCS_OPTIONS: --help would exit the runner; "
+				    "see wlseal-compositor --help");
+			add_arg(s, tok);
+		}
+		free(copy);
+	}
+	(void)argc;
+	(void)argv;
+	return &s->base;
+}
+
+static void destroy_server(WlcsDisplayServer *base)
+{
+	struct wlcs_server *s = (struct wlcs_server *)base;
+
+	struct fake_device *d, *tmp;
+
+	server_stop(base);
+	/* Devices WLCS still holds forget the server. */
+	wl_list_for_each_safe(d, tmp, &s->devices, link) {
+		d->s = NULL;
+		wl_list_remove(&d->link);
+		wl_list_init(&d->link);
+	}
+	for (int i = 0; i < s->n_args; i++)
+		free(s->args[i]);
+	pthread_mutex_destroy(&s->lock);
+	pthread_cond_destroy(&s->cond);
+	free(s);
+}
+
+__attribute__((visibility("default")))
+const WlcsServerIntegration wlcs_server_integration = {
+	.version = 1,
+	.create_server = create_server,
+	.destroy_server = destroy_server,
+};
