@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <xf86drm.h>
 #include <xf86drmMode.h>
+#include <drm_fourcc.h>
 
 #include "kms.h"
 #include "wlseal-frame-crc.h"
@@ -127,6 +128,22 @@ static void flip_done(int fd, unsigned int seq, unsigned int sec,
 	(void)sec;
 	(void)usec;
 	*(bool *)data = true;
+}
+
+int kms_fb_import(struct kms *k, struct dumb_fb *fb, int dmabuf,
+		  uint32_t stride)
+{
+	uint32_t handles[4] = { 0 }, pitches[4] = { stride }, offsets[4] = { 0 };
+
+	if (drmPrimeFDToHandle(k->fd, dmabuf, &fb->handle))
+		return errno;
+	handles[0] = fb->handle;
+	fb->stride = stride;
+	if (drmModeAddFB2(k->fd, k->mode.hdisplay, k->mode.vdisplay,
+			  DRM_FORMAT_XRGB8888, handles, pitches, offsets,
+			  &fb->fb_id, 0))
+		return errno;
+	return 0;
 }
 
 /* Queue a flip and block until its event arrives (or 5 s pass: an error). */

@@ -31,6 +31,16 @@ struct kms {
 void kms_open(struct kms *k, const char *prog, const char *device,
 	      uint32_t want_w, uint32_t want_h);
 
+/*
+ * FB from a dma-buf made elsewhere (a udmabuf of a sealed memfd): the
+ * PRIME import of @dmabuf as an XRGB8888 framebuffer of the mode's size
+ * with @stride. 0, or the errno of the import or of drmModeAddFB2 (the
+ * kernel's refusal, for the caller to report). fb->map is left to the
+ * caller.
+ */
+int kms_fb_import(struct kms *k, struct dumb_fb *fb, int dmabuf,
+		  uint32_t stride);
+
 /* Queue a flip to FB and block until its event arrives (exits after 5 s). */
 void kms_flip_and_wait(struct kms *k, struct dumb_fb *fb);
 
