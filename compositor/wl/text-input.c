@@ -358,7 +358,8 @@ static void get_text_input(struct wl_client *client, struct wl_resource *r,
 	}
 	wl_resource_set_implementation(ti->resource, &text_input_impl, ti,
 				       text_input_destroy);
-	wl_list_insert(&ct->resources, wl_resource_get_link(ti->resource));
+	/* In the order made: enter and leave go to them in that order. */
+	wl_list_insert(ct->resources.prev, wl_resource_get_link(ti->resource));
 	/* There is one seat: @seat is it. Made while its client has the
 	 * keyboard: it enters at once. */
 	if (focus_client(tis) == client)
