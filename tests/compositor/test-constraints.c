@@ -13,13 +13,17 @@
  * set_region waits for the surface's commit; the focus leaving (an
  * empty input region committed) ends a constraint, a persistent one
  * comes back with the focus, a oneshot one does not; a second
- * constraint on a surface is already_constrained.
+ * constraint on a surface is already_constrained; a window unmapped
+ * under a lock ends it; a surface destroyed under it leaves the object
+ * defunct without an event; a confinement to the whole surface stops
+ * at its input region; a client gone while confined frees the cursor.
  *
  * Text input: enter and leave follow the keyboard focus (a new window,
  * another client's, a click), done carries the count of commits (those
  * made without the focus count too and get no done), the state is
  * applied at commit (the compositor's --verbose line), a second text
- * input's enable is ignored while one is enabled.
+ * input's enable is ignored while one is enabled, a focused surface
+ * destroyed gets no leave and the next focus gets enter.
  *
  * Usage: test-constraints TEST (TAP output).
  */
@@ -554,6 +558,117 @@ static void test_already(void)
 	sc_stop(&sc);
 }
 
+/*
+ * A surface destroyed under its active lock: no event, the object
+ * defunct (its requests harmless). A confinement to the whole surface
+ * (no region) stops at the input region's edge; its client gone while
+ * it is active, the cursor is free.
+ */
+static void test_gone(void)
+{
+	static struct sc sc, other;
+	struct zwp_locked_pointer_v1 *lock;
+	struct zwp_confined_pointer_v1 *cp;
+	struct wl_region *r;
+	struct globals g, og;
+	struct win a, b, c;
+	int ax, ay, bx, by, cx, cy;
+	size_t mark;
+
+	sc_start(&sc, 7);
+	sc_pointer(&sc);
+	g = globals(sc.t.display);
+	sc_window(&sc, &a, 0, 100, RED, &ax, &ay);
+	fifo_move(&sc.f, ax + 10, ay + 10);
+	expect(&sc, "ptr-enter", "ptr-enter A 10.00 10.00");
+	lock = zwp_pointer_constraints_v1_lock_pointer(g.constraints, a.s,
+		sc.ptr, NULL, ZWP_POINTER_CONSTRAINTS_V1_LIFETIME_PERSISTENT);
+	zwp_locked_pointer_v1_add_listener(lock, &lock_listener, &sc);
+	expect(&sc, "lock", "lock locked");
+	/* The wl_surface first (its roles follow it inert): the pointer
+	 * forgets it without leave, the lock without unlocked. */
+	mark = sc.len;
+	wl_surface_destroy(a.s);
+	xdg_toplevel_destroy(a.tl);
+	xdg_surface_destroy(a.xs);
+	sc.named[0] = NULL;
+	sync(&sc);
+	none_since(&sc, mark, "ptr-leave", "no leave for a destroyed surface");
+	zwp_locked_pointer_v1_set_region(lock, NULL);
+	zwp_locked_pointer_v1_set_cursor_position_hint(lock,
+		wl_fixed_from_int(1), wl_fixed_from_int(1));
+	sync(&sc);
+	tap_ok("a defunct lock's requests are accepted");
+	zwp_locked_pointer_v1_destroy(lock);
+	sync(&sc);
+	none_since(&sc, mark, "lock", "no event for a lock whose surface went");
+
+	/* Another client confines the cursor to its window, whose input
+	 * region is its left half. */
+	memset(&other, 0, sizeof(other));
+	t_connect(&other.t);
+	og = globals(other.t.display);
+	other.seat = og.seat;
+	sc_pointer(&other);
+	win_create(&other.t, &b);
+	other.named[2] = b.s;
+	r = rect_region(&other, 0, 0, 50, 100);
+	wl_surface_set_input_region(b.s, r);
+	wl_region_destroy(r);
+	win_initial_commit(&b);
+	win_draw(&b, 100, 100, BLUE);
+	wait_mapped(&sc.t, &bx, &by, "the other client's window");
+	cp = zwp_pointer_constraints_v1_confine_pointer(og.constraints, b.s,
+		other.ptr, NULL, ZWP_POINTER_CONSTRAINTS_V1_LIFETIME_PERSISTENT);
+	zwp_confined_pointer_v1_add_listener(cp, &confine_listener, &other);
+	if (wl_display_roundtrip(other.t.display) < 0)
+		fail("the other client: %s", last_client_log);
+	fifo_move(&sc.f, bx + 10, by + 10);
+	expect(&other, "ptr-enter", "ptr-enter C 10.00 10.00");
+	expect(&other, "confine", "confine confined");
+	rel_move(&sc, 100, 0);
+	expect(&other, "ptr-motion", "ptr-motion 49.00 10.00");
+
+	/* The client goes while confined: the cursor moves on. */
+	wl_display_disconnect(other.t.display);
+	sc_window(&sc, &c, 1, 100, GREEN, &cx, &cy);
+	fifo_move(&sc.f, cx + 10, cy + 10);
+	expect(&sc, "ptr-enter", "ptr-enter B 10.00 10.00");
+	rel_move(&sc, 60, 0);
+	expect(&sc, "ptr-motion", "ptr-motion 70.00 10.00");
+	sc_stop(&sc);
+}
+
+/* A window unmapped under its lock (its xdg_toplevel destroyed): the
+ * pointer leaves it and the lock ends, as any focus change ends it. */
+static void test_unmapped(void)
+{
+	static struct sc sc;
+	struct zwp_locked_pointer_v1 *lock;
+	struct globals g;
+	struct win a;
+	int ax, ay;
+
+	sc_start(&sc, 7);
+	sc_pointer(&sc);
+	g = globals(sc.t.display);
+	sc_window(&sc, &a, 0, 100, RED, &ax, &ay);
+	fifo_move(&sc.f, ax + 10, ay + 10);
+	expect(&sc, "ptr-enter", "ptr-enter A 10.00 10.00");
+	lock = zwp_pointer_constraints_v1_lock_pointer(g.constraints, a.s,
+		sc.ptr, NULL, ZWP_POINTER_CONSTRAINTS_V1_LIFETIME_PERSISTENT);
+	zwp_locked_pointer_v1_add_listener(lock, &lock_listener, &sc);
+	expect(&sc, "lock", "lock locked");
+	xdg_toplevel_destroy(a.tl);
+	expect(&sc, "ptr-leave", "ptr-leave A");
+	expect(&sc, "lock", "lock unlocked");
+	zwp_locked_pointer_v1_destroy(lock);
+	xdg_surface_destroy(a.xs);
+	wl_surface_destroy(a.s);
+	sync(&sc);
+	sc_stop(&sc);
+}
+
 /* The compositor's --verbose line for text input @id's commit @n. */
 static void expect_applied(struct sc *sc, struct zwp_text_input_v3 *ti,
 			   uint32_t n, const char *state)
@@ -701,12 +816,55 @@ static void test_text_input(void)
 	sc_stop(&sc);
 }
 
+/* The focused surface destroyed: its text inputs get no leave for it,
+ * and enter with the next focus. */
+static void test_text_input_destroyed(void)
+{
+	static struct sc sc;
+	struct globals g;
+	struct ti t1;
+	struct win a, b;
+	int ax, ay, bx, by;
+	size_t mark;
+
+	sc_start(&sc, 7);
+	sc_keyboard(&sc);
+	g = globals(sc.t.display);
+	ti_make(&t1, &sc, &g, '1');
+	sc_window(&sc, &a, 0, 100, RED, &ax, &ay);
+	expect(&sc, "ti1-enter", "ti1-enter A");
+	sc_window(&sc, &b, 1, 60, GREEN, &bx, &by);
+	expect(&sc, "ti1-leave", "ti1-leave A");
+	expect(&sc, "ti1-enter", "ti1-enter B");
+	zwp_text_input_v3_enable(t1.obj);
+	ti_commit(&t1);
+	expect(&sc, "ti1-done", "ti1-done 1");
+	/* The wl_surface first: the keyboard and the text input forget it
+	 * without leave; its role unmaps and A gets the focus. */
+	mark = sc.len;
+	wl_surface_destroy(b.s);
+	xdg_toplevel_destroy(b.tl);
+	xdg_surface_destroy(b.xs);
+	sc.named[1] = NULL;
+	expect(&sc, "kb-enter", "kb-enter A keys");
+	expect(&sc, "ti1-enter", "ti1-enter A");
+	none_since(&sc, mark, "ti1-leave", "no leave for the destroyed surface");
+	ti_commit(&t1);
+	expect(&sc, "ti1-done", "ti1-done 2");
+	expect_applied(&sc, t1.obj, 2, ": disabled ");
+	zwp_text_input_v3_destroy(t1.obj);
+	sc_stop(&sc);
+}
+
 static const struct harness_test tests[] = {
 	{ "constraints-lock", test_lock },
 	{ "constraints-oneshot", test_oneshot },
 	{ "constraints-confine", test_confine },
 	{ "constraints-already", test_already },
+	{ "constraints-gone", test_gone },
+	{ "constraints-unmapped", test_unmapped },
 	{ "text-input", test_text_input },
+	{ "text-input-destroyed", test_text_input_destroyed },
 };
 
 int main(int argc, char **argv)
