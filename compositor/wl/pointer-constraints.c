@@ -202,8 +202,8 @@ static double clampd(double v, double lo, double hi)
 	return v < lo ? lo : v > hi ? hi : v;
 }
 
-void wlseal_constraint_clamp(const struct wlseal_pointer *p, double *x,
-			     double *y)
+void wlseal_constraint_clamp(const struct wlseal_pointer *p, double from_x,
+			     double from_y, double *x, double *y)
 {
 	struct wlseal_constraint *c = active_of(p);
 	const pixman_box32_t *b;
@@ -214,8 +214,8 @@ void wlseal_constraint_clamp(const struct wlseal_pointer *p, double *x,
 	if (!c)
 		return;
 	if (c->kind == LOCK) {
-		*x = p->x;
-		*y = p->y;
+		*x = from_x;
+		*y = from_y;
 		return;
 	}
 	origin(c, &ox, &oy);

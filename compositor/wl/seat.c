@@ -299,7 +299,7 @@ static void on_constrain(void *data, double from_x, double from_y, double *x,
 {
 	struct wlseal_seat *seat = data;
 
-	wlseal_constraint_clamp(&seat->pointer, x, y);
+	wlseal_constraint_clamp(&seat->pointer, from_x, from_y, x, y);
 }
 
 static void on_motion(void *data, uint32_t time, double x, double y)

@@ -404,10 +404,11 @@ void wlseal_constraint_update(struct wlseal_pointer *p,
 			      struct wlseal_surface *old);
 /* The focus of @p holds an active lock: no wl_pointer.motion. */
 bool wlseal_constraint_locked(const struct wlseal_pointer *p);
-/* The cursor of @p would go to (*@x, *@y), output coordinates: where
- * the focus's active lock or confinement lets it go. */
-void wlseal_constraint_clamp(const struct wlseal_pointer *p, double *x,
-			     double *y);
+/* The cursor of @p would go from (@from_x, @from_y) to (*@x, *@y),
+ * output coordinates: where the focus's active lock or confinement
+ * lets it go. */
+void wlseal_constraint_clamp(const struct wlseal_pointer *p, double from_x,
+			     double from_y, double *x, double *y);
 
 /*
  * text-input.c: zwp_text_input_manager_v3. Its text inputs follow the
