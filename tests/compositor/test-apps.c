@@ -443,6 +443,55 @@ static void test_sdl2(void)
 	app_stop(&a, "sdl2-window");
 }
 
+/*
+ * GTK 4's text entry (gtk4-demo's "Undo and Redo" demo) and
+ * zwp_text_input_manager_v3: with the keyboard focus, the entry's text
+ * input gets enter, enables itself with its state (empty text, the
+ * cursor's rectangle) and commits; each key typed through the input
+ * FIFO reaches the entry as a key (there is no input method) and GTK
+ * commits the new surrounding text, which the compositor applies (its
+ * --verbose lines). Under wlseal-autoseal: Mesa's swrast pool is
+ * unsealed (tests/compat/expected); the cairo renderer keeps it off
+ * the GPU.
+ */
+static void test_gtk4_text_input(void)
+{
+	char *argv[] = { getenv("WLSEAL_AUTOSEAL"), "/usr/bin/gtk4-demo",
+			 "--run=entry_undo", NULL };
+	static struct app a;
+	static struct fifo f;
+	const char *args[] = { "--verbose", "--print-frames", NULL, NULL };
+	char needle[64], line[300];
+
+	skip_unless_installed(argv[1]);
+	if (!argv[0])
+		fail("WLSEAL_AUTOSEAL must name wlseal-autoseal (meson test sets it)");
+	unsetenv("DISPLAY");
+	setenv("GDK_BACKEND", "wayland", 1);
+	setenv("GSK_RENDERER", "cairo", 1);
+	fifo_create(&f);
+	args[2] = f.arg;
+	comp_start(&a.c, args);
+	fifo_open(&f);
+	proc_spawn(&a.client, argv);
+	snprintf(needle, sizeof(needle), "text-input pid=%d ", (int)a.client.pid);
+	if (!proc_wait(&a.c.p, &a.from, needle, TIMEOUT_MS, line, sizeof(line)))
+		fail("gtk4-demo's entry never committed its text input");
+	check(strstr(line, " commit 1: enabled surrounding 0 bytes cursor 0 "
+			   "anchor 0 ") != NULL,
+	      "the entry enabled its text input, empty (%s)",
+	      strstr(line, "zwp_text_input_v3"));
+	fifo_type(&f, "ab");
+	if (!proc_wait(&a.c.p, &a.from, "surrounding 2 bytes cursor 2 anchor 2 ",
+		       TIMEOUT_MS, line, sizeof(line)))
+		fail("typing 'ab' never reached the entry's surrounding text");
+	tap_ok("typed 'ab': the entry's surrounding text is 2 bytes, cursor 2 (%s)",
+	       strstr(line, "commit"));
+	check(!proc_contains(&a.c.p, "refused"), "gtk4-demo: nothing refused");
+	fifo_close(&f);
+	app_stop(&a, "gtk4-demo");
+}
+
 static const struct harness_test tests[] = {
 	{ "app-foot", test_foot },
 	{ "app-foot-typing", test_foot_typing },
@@ -451,6 +500,7 @@ static const struct harness_test tests[] = {
 	{ "app-weston-subsurfaces-gl-refused", test_weston_subsurfaces_gl_refused },
 	{ "app-weston-subsurfaces-gl-permissive", test_weston_subsurfaces_gl_permissive },
 	{ "app-sdl2", test_sdl2 },
+	{ "app-gtk4-text-input", test_gtk4_text_input },
 };
 
 int main(int argc, char **argv)
