@@ -555,6 +555,13 @@ static void test_already(void)
 		     ZWP_POINTER_CONSTRAINTS_V1_ERROR_ALREADY_CONSTRAINED);
 	check(strstr(sc.t.error, "has a pointer constraint already") != NULL,
 	      "the error says the surface has a pointer constraint already");
+
+	/* A lifetime that is neither oneshot nor persistent. */
+	g = globals(sc.t.display);
+	zwp_pointer_constraints_v1_lock_pointer(g.constraints, surface(&sc.t),
+		wl_seat_get_pointer(g.seat), NULL, 3);
+	expect_error(&sc.t, "lifetime 3", "wl_display",
+		     WL_DISPLAY_ERROR_INVALID_METHOD);
 	sc_stop(&sc);
 }
 
