@@ -568,6 +568,8 @@ int main(int argc, char **argv)
 	    !wlseal_xdg_decoration_init(&server) ||
 	    !wlseal_xdg_output_init(&server) ||
 	    !wlseal_relative_pointer_init(&server) ||
+	    !wlseal_pointer_constraints_init(&server) ||
+	    !wlseal_text_input_init(&server) ||
 	    !wlseal_viewporter_init(&server) ||
 	    !wlseal_presentation_init(&server) ||
 	    !wlseal_heap_init(server.loop, shm_releasing, &server.shm)) {

@@ -43,13 +43,19 @@
  *   interfaces): wl_buffer, xdg_positioner (its rules, about 80 bytes),
  *   xdg_popup, zxdg_output_v1 (no state: everything is sent when it is
  *   made), relative pointers (each motion walks the focused client's
- *   own, wl/relative-pointer.c), data sources and devices, seat devices, decorations,
+ *   own, wl/relative-pointer.c), pointer constraints (one per surface
+ *   at most; a motion looks at the focused surface's one, a few small
+ *   regions, wl/pointer-constraints.c), text inputs (about 100 bytes,
+ *   the surrounding text is not kept; a keyboard focus change walks the
+ *   text inputs of the client left and of the client entered,
+ *   wl/text-input.c), data sources and devices, seat devices, decorations,
  *   registries and every bind of a global.
  *   None of them costs work after its request (data sources keep no
  *   mime types, a toplevel keeps one title of at most a 4 KiB
- *   message) except seat devices: every key or pointer event walks the
- *   focused client's wl_keyboard or wl_pointer objects
- *   (wl/seat-client.c), so this count bounds that walk too. Otherwise
+ *   message) except seat devices and text inputs: every key or pointer
+ *   event walks the focused client's wl_keyboard or wl_pointer objects
+ *   (wl/seat-client.c), every keyboard focus change its text inputs,
+ *   so this count bounds those walks too. Otherwise
  *   their count bounds their memory: a resource and its struct, about
  *   200 bytes, 13 MiB at the limit. A server_side decoration adds a
  *   frame of six scene views (wl/decor.c, about 1.5 KiB, no pixels kept:

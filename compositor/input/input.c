@@ -7,7 +7,10 @@
  * (EV_ABS, with EVIOCGABS's range) puts it where the range maps onto
  * the output. A stream that is no evdev node (a FIFO of --input) has no
  * range to ask for, so its ABS_X and ABS_Y are output pixels: a test
- * writes the very coordinates it means.
+ * writes the very coordinates it means. Before the cursor moves, the
+ * seat may hold or bound it (its constrain hook: a client's pointer
+ * lock or confinement); the cursor stays where the seat's answer puts
+ * it, so a mouse's next delta starts from there.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -127,15 +130,26 @@ static void device_moved(struct wlseal_input_device *dev, uint32_t time)
 {
 	struct wlseal_input *input = dev->input;
 	double dx = dev->dx, dy = dev->dy;
+	double x = input->x, y = input->y;
 
 	if (dev->abs_moved) {
-		input->x = dev->has_range ? scale(dev->ax, &dev->abs_x, input->width)
-					  : dev->ax;
-		input->y = dev->has_range ? scale(dev->ay, &dev->abs_y, input->height)
-					  : dev->ay;
+		x = dev->has_range ? scale(dev->ax, &dev->abs_x, input->width)
+				   : dev->ax;
+		y = dev->has_range ? scale(dev->ay, &dev->abs_y, input->height)
+				   : dev->ay;
 	}
-	input->x = clamp(input->x + dev->dx, input->width - 1);
-	input->y = clamp(input->y + dev->dy, input->height - 1);
+	x = clamp(x + dev->dx, input->width - 1);
+	y = clamp(y + dev->dy, input->height - 1);
+	/* A pointer lock holds the cursor, a confinement keeps it in its
+	 * region (the seat's answer); the output bounds it either way. */
+	if (input->handler->constrain) {
+		input->handler->constrain(input->data, input->x, input->y,
+					  &x, &y);
+		x = clamp(x, input->width - 1);
+		y = clamp(y, input->height - 1);
+	}
+	input->x = x;
+	input->y = y;
 	dev->dx = dev->dy = 0;
 	dev->moved = dev->abs_moved = false;
 	input->handler->motion(input->data, time, input->x, input->y);

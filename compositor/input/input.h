@@ -36,11 +36,19 @@
 struct wlseal_input_handler {
 	/* @key: an evdev code (KEY_*, below BTN_MISC or from KEY_OK on). */
 	void (*key)(void *data, uint32_t time, uint32_t key, bool pressed);
+	/* Before the cursor moves from (@from_x, @from_y) to (*@x, *@y),
+	 * both inside the output: the seat may hold it where it is or
+	 * keep it in a region (a client's pointer lock or confinement,
+	 * wl/pointer-constraints.c) by changing *@x, *@y. What it returns
+	 * is kept inside the output all the same. NULL: it goes there. */
+	void (*constrain)(void *data, double from_x, double from_y, double *x,
+			  double *y);
 	/* The cursor moved to @x, @y (output coordinates, inside it). */
 	void (*motion)(void *data, uint32_t time, double x, double y);
 	/* After motion: a mouse (EV_REL) moved by @dx, @dy device units,
-	 * as reported, before the cursor was kept inside the output
-	 * (there is no acceleration). A tablet (EV_ABS) sends none. */
+	 * as reported, before the cursor was kept inside the output or
+	 * constrained (there is no acceleration). A tablet (EV_ABS) sends
+	 * none. */
 	void (*relative)(void *data, uint32_t time, double dx, double dy);
 	/* @button: BTN_LEFT .. BTN_TASK. */
 	void (*button)(void *data, uint32_t time, uint32_t button, bool pressed);

@@ -170,15 +170,17 @@ void wlseal_keyboard_set_focus(struct wlseal_keyboard *kb,
 					       kb->focus.surface->resource);
 	}
 	wlseal_focus_set(&kb->focus, s);
-	if (!s)
-		return;
-	client = wl_resource_get_client(s->resource);
-	serial = wl_display_next_serial(display);
-	for_each_keyboard(r, client)
-		send_enter_to(kb, r, serial);
-	wlseal_debug("keyboard focus pid=%d wl_surface@%u",
-		     (int)wlseal_client_pid(client),
-		     wl_resource_get_id(s->resource));
+	if (s) {
+		client = wl_resource_get_client(s->resource);
+		serial = wl_display_next_serial(display);
+		for_each_keyboard(r, client)
+			send_enter_to(kb, r, serial);
+		wlseal_debug("keyboard focus pid=%d wl_surface@%u",
+			     (int)wlseal_client_pid(client),
+			     wl_resource_get_id(s->resource));
+	}
+	/* Text inputs follow (text-input.c), after the keyboard's enter. */
+	wl_signal_emit(&kb->server->events.keyboard_focus, s);
 }
 
 /* The keys held down, as wl_keyboard.enter carries them. */

@@ -38,6 +38,11 @@
  * Events go to the focused client's own wl_pointers (seat-client.c),
  * never through a walk of every client's.
  *
+ * A client's pointer lock or confinement (pointer-constraints.c) is
+ * told of every focus change and motion (wlseal_constraint_update); a
+ * locked pointer sends no motion. This file never moves the cursor:
+ * input/ asks the seat where it may go before it moves.
+ *
  * set_cursor keeps only the role check: the cursor surface is never
  * drawn. In the VM, QEMU's window shows the host's cursor over the
  * tablet's position, and the host tests have no screen to show one on.
@@ -172,10 +177,11 @@ void wlseal_pointer_create(struct wlseal_pointer *p,
 static bool set_focus(struct wlseal_pointer *p, struct wlseal_surface *s,
 		      double sx, double sy)
 {
+	struct wlseal_surface *old = p->focus.surface;
 	struct wl_resource *r;
 	struct wl_client *client;
 
-	if (p->focus.surface == s)
+	if (old == s)
 		return false;
 	if ((client = focus_client(p))) {
 		uint32_t serial = wl_display_next_serial(p->server->display);
@@ -187,15 +193,18 @@ static bool set_focus(struct wlseal_pointer *p, struct wlseal_surface *s,
 		}
 	}
 	wlseal_focus_set(&p->focus, s);
-	if (!s)
-		return true;
-	client = focus_client(p);
-	p->enter_serial = wl_display_next_serial(p->server->display);
-	for_each_pointer(r, client)
-		send_enter_to(p, r, sx, sy);
-	wlseal_debug("pointer focus pid=%d wl_surface@%u at %.2f,%.2f",
-		     (int)wlseal_client_pid(client), wl_resource_get_id(s->resource),
-		     sx, sy);
+	if (s) {
+		client = focus_client(p);
+		p->enter_serial = wl_display_next_serial(p->server->display);
+		for_each_pointer(r, client)
+			send_enter_to(p, r, sx, sy);
+		wlseal_debug("pointer focus pid=%d wl_surface@%u at %.2f,%.2f",
+			     (int)wlseal_client_pid(client),
+			     wl_resource_get_id(s->resource), sx, sy);
+	}
+	/* The old focus's lock or confinement ends; the new one's may
+	 * begin, after its enter. */
+	wlseal_constraint_update(p, old);
 	return true;
 }
 
@@ -262,12 +271,18 @@ void wlseal_pointer_motion(struct wlseal_pointer *p, uint32_t time,
 	/* enter already carries the position. */
 	if (set_focus(p, s, sx, sy) || !s)
 		return;
+	/* A locked pointer sends no motion (the cursor stays put, input/
+	 * was told so through the seat); the client's relative pointers
+	 * still get the mouse's. */
 	client = focus_client(p);
-	for_each_pointer(r, client) {
-		wl_pointer_send_motion(r, time, wl_fixed_from_double(sx),
-				       wl_fixed_from_double(sy));
-		pending(p, r);
-	}
+	if (!wlseal_constraint_locked(p))
+		for_each_pointer(r, client) {
+			wl_pointer_send_motion(r, time, wl_fixed_from_double(sx),
+					       wl_fixed_from_double(sy));
+			pending(p, r);
+		}
+	/* Into the region of a constraint of the focus: it begins. */
+	wlseal_constraint_update(p, s);
 }
 
 void wlseal_pointer_rehit(struct wlseal_pointer *p)
@@ -278,6 +293,8 @@ void wlseal_pointer_rehit(struct wlseal_pointer *p)
 	s = hit(p, &sx, &sy);
 	if (set_focus(p, s, sx, sy))
 		wlseal_pointer_frame(p);
+	else
+		wlseal_constraint_update(p, s);	/* the surface moved */
 }
 
 void wlseal_pointer_frame_start(struct wlseal_pointer *p)

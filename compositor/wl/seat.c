@@ -292,6 +292,16 @@ static void on_key(void *data, uint32_t time, uint32_t key, bool pressed)
 	wlseal_keyboard_key(&seat->keyboard, time, key, pressed);
 }
 
+/* Where the cursor may go: a lock holds it, a confinement keeps it in
+ * its region (pointer-constraints.c, for the pointer focus). */
+static void on_constrain(void *data, double from_x, double from_y, double *x,
+			 double *y)
+{
+	struct wlseal_seat *seat = data;
+
+	wlseal_constraint_clamp(&seat->pointer, from_x, from_y, x, y);
+}
+
 static void on_motion(void *data, uint32_t time, double x, double y)
 {
 	struct wlseal_seat *seat = data;
@@ -401,6 +411,7 @@ static void on_caps(void *data, uint32_t caps)
 
 const struct wlseal_input_handler wlseal_seat_input = {
 	.key = on_key,
+	.constrain = on_constrain,
 	.motion = on_motion,
 	.relative = on_relative,
 	.button = on_button,

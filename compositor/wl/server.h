@@ -78,6 +78,9 @@ struct wlseal_server {
 		struct wl_signal frame_start;	/* data: NULL */
 		/* That frame is on the screen. */
 		struct wl_signal frame_done;	/* data: wlseal_frame_done */
+		/* wl/'s own: the keyboard focus moved (wl/keyboard.c) and
+		 * text inputs follow it (wl/text-input.c). */
+		struct wl_signal keyboard_focus; /* data: wlseal_surface or NULL */
 	} events;
 
 	/* Surfaces and what waits for a frame (wl/surface.c). */

@@ -4,7 +4,8 @@
  * (surface.c, region.c), wl_subcompositor and wl_subsurface
  * (subcompositor.c), xdg-shell (xdg-shell.c, xdg-toplevel.c,
  * xdg-popup.c, xdg-positioner.c), xdg-output (xdg-output.c), the
- * relative pointer (relative-pointer.c), the
+ * relative pointer (relative-pointer.c), pointer constraints
+ * (pointer-constraints.c), text input (text-input.c), the
  * xdg-decoration manager (xdg-decoration.c), wp_viewporter
  * (viewporter.c), wp_presentation
  * (presentation.c), the wl_output global (output.c) and the seat
@@ -118,6 +119,9 @@ struct wlseal_surface {
 	pixman_transform_t xform;
 	/* viewporter.c's wp_viewport for this surface, or NULL. */
 	struct wl_resource *viewport_resource;
+	/* pointer-constraints.c's lock or confinement on this surface (at
+	 * most one: there is one seat), or NULL. */
+	struct wlseal_constraint *constraint;
 
 	/* Scene placement, valid while view.mapped. */
 	struct wlseal_scene_view view;
@@ -381,6 +385,37 @@ bool wlseal_xdg_output_init(struct wlseal_server *server);
 bool wlseal_relative_pointer_init(struct wlseal_server *server);
 void wlseal_relative_pointer_motion(struct wl_client *client, uint32_t time,
 				    double dx, double dy);
+
+/*
+ * pointer-constraints.c: zwp_pointer_constraints_v1, a client's pointer
+ * lock or confinement on one of its surfaces, active while the surface
+ * has the pointer focus and the cursor is in the constraint's region.
+ * pointer.c tells it of every focus change and motion and asks whether
+ * motion is locked; seat.c asks where the cursor may go (input/'s
+ * constrain hook). It calls neither back: it reads the pointer's focus
+ * and position from struct wlseal_pointer (seat.h).
+ */
+struct wlseal_pointer;
+bool wlseal_pointer_constraints_init(struct wlseal_server *server);
+/* The focus or the cursor of @p changed (@old: the focus before, or
+ * the same): @old's constraint ends if the focus left it, the focus's
+ * begins if the cursor is in its region. */
+void wlseal_constraint_update(struct wlseal_pointer *p,
+			      struct wlseal_surface *old);
+/* The focus of @p holds an active lock: no wl_pointer.motion. */
+bool wlseal_constraint_locked(const struct wlseal_pointer *p);
+/* The cursor of @p would go from (@from_x, @from_y) to (*@x, *@y),
+ * output coordinates: where the focus's active lock or confinement
+ * lets it go. */
+void wlseal_constraint_clamp(const struct wlseal_pointer *p, double from_x,
+			     double from_y, double *x, double *y);
+
+/*
+ * text-input.c: zwp_text_input_manager_v3. Its text inputs follow the
+ * keyboard focus through server->events.keyboard_focus (keyboard.c
+ * emits it); there is no input method, so nothing is ever composed.
+ */
+bool wlseal_text_input_init(struct wlseal_server *server);
 
 /* The frame around @tl (all 0: none); a mapped window moves so that
  * the frame's corner is at its spot. */

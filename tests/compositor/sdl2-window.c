@@ -4,7 +4,9 @@
  * defaults (SDL_CreateWindow with no flags), filled with one colour
  * through its window surface, until SDL_QUIT or --seconds pass. For
  * test-apps.c's app-sdl2: how a plain SDL 2 application maps on
- * wlseal.
+ * wlseal. With --relative it turns SDL's relative mouse mode on once
+ * shown (as games do: on Wayland SDL locks the pointer and reads
+ * relative motion) and prints each SDL_MOUSEMOTION (app-sdl2-relative).
  *
  * It loads libSDL2-2.0.so.0 at run time, so that the build needs no
  * SDL headers (Debian's libsdl2-dev is not installed by scripts/setup;
@@ -22,6 +24,7 @@
 #define SDL_INIT_VIDEO 0x20u
 #define SDL_WINDOWPOS_UNDEFINED 0x1fff0000
 #define SDL_QUIT 0x100u
+#define SDL_MOUSEMOTION 0x400u
 
 /* The start of SDL 2's SDL_Surface: what this program reads. */
 struct sdl_surface {
@@ -29,9 +32,17 @@ struct sdl_surface {
 	void *format;
 };
 
+/* SDL_MouseMotionEvent: type, timestamp, windowID, which, state, x,
+ * y, xrel, yrel. */
+struct sdl_motion {
+	uint32_t type, timestamp, window, which, state;
+	int32_t x, y, xrel, yrel;
+};
+
 /* SDL_Event is a 56-byte union whose first field is its type. */
 union sdl_event {
 	uint32_t type;
+	struct sdl_motion motion;
 	uint8_t padding[56];
 };
 
@@ -48,6 +59,7 @@ static struct {
 	int (*PollEvent)(union sdl_event *event);
 	void (*Delay)(uint32_t ms);
 	const char *(*GetCurrentVideoDriver)(void);
+	int (*SetRelativeMouseMode)(int enabled);
 	void (*Quit)(void);
 } sdl;
 
@@ -55,10 +67,13 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: sdl2-window [--size=WxH] [--seconds=N] [--title=TEXT]\n"
+		"                   [--relative]\n"
 		"Shows an SDL 2 window with SDL's defaults, filled with one\n"
 		"colour, until closed or N seconds (default 30) pass. Prints\n"
-		"'window shown' after the first frame. Exit status 77 when\n"
-		"libSDL2-2.0.so.0 cannot be loaded.\n");
+		"'window shown' after the first frame. --relative: then SDL's\n"
+		"relative mouse mode ('relative mode N', SDL's answer), and\n"
+		"'motion xrel X yrel Y' for each mouse motion. Exit status 77\n"
+		"when libSDL2-2.0.so.0 cannot be loaded.\n");
 }
 
 static void *sym(void *lib, const char *name)
@@ -86,6 +101,7 @@ int main(int argc, char **argv)
 		{ "size", required_argument, NULL, 's' },
 		{ "seconds", required_argument, NULL, 't' },
 		{ "title", required_argument, NULL, 'T' },
+		{ "relative", no_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -94,7 +110,7 @@ int main(int argc, char **argv)
 	const char *title = "sdl2";
 	struct sdl_surface *surface;
 	void *lib, *window;
-	bool shown = false;
+	bool shown = false, relative = false;
 
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
@@ -116,6 +132,9 @@ int main(int argc, char **argv)
 			break;
 		case 'T':
 			title = optarg;
+			break;
+		case 'r':
+			relative = true;
 			break;
 		case 'h':
 			usage(stdout);
@@ -140,6 +159,7 @@ int main(int argc, char **argv)
 	sdl.PollEvent = sym(lib, "SDL_PollEvent");
 	sdl.Delay = sym(lib, "SDL_Delay");
 	sdl.GetCurrentVideoDriver = sym(lib, "SDL_GetCurrentVideoDriver");
+	sdl.SetRelativeMouseMode = sym(lib, "SDL_SetRelativeMouseMode");
 	sdl.Quit = sym(lib, "SDL_Quit");
 
 	if (sdl.Init(SDL_INIT_VIDEO) != 0) {
@@ -158,13 +178,19 @@ int main(int argc, char **argv)
 	while (now() < end) {
 		union sdl_event ev;
 
-		while (sdl.PollEvent(&ev))
+		while (sdl.PollEvent(&ev)) {
 			if (ev.type == SDL_QUIT) {
 				printf("quit\n");
 				fflush(stdout);
 				sdl.Quit();
 				return 0;
 			}
+			if (ev.type == SDL_MOUSEMOTION && relative) {
+				printf("motion xrel %d yrel %d\n", ev.motion.xrel,
+				       ev.motion.yrel);
+				fflush(stdout);
+			}
+		}
 		/* The surface may change with the window's size. */
 		surface = sdl.GetWindowSurface(window);
 		if (!surface) {
@@ -182,6 +208,9 @@ int main(int argc, char **argv)
 		if (!shown) {
 			shown = true;
 			printf("window shown\n");
+			if (relative)
+				printf("relative mode %d\n",
+				       sdl.SetRelativeMouseMode(1));
 			fflush(stdout);
 		}
 		sdl.Delay(16);

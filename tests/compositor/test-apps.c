@@ -443,6 +443,117 @@ static void test_sdl2(void)
 	app_stop(&a, "sdl2-window");
 }
 
+/*
+ * SDL 2's relative mouse mode, as games use it: on Wayland SDL locks
+ * the pointer to its window (zwp_pointer_constraints_v1, persistent)
+ * and reads zwp_relative_pointer_v1. With the cursor moved onto the
+ * window the lock becomes active (the compositor's --verbose line),
+ * and a mouse's EV_REL motion through the input FIFO reaches SDL as
+ * SDL_MOUSEMOTION with those deltas.
+ */
+static void test_sdl2_relative(void)
+{
+	char *argv[] = { getenv("WLSEAL_AUTOSEAL"), getenv("WLSEAL_SDL2_WINDOW"),
+			 "--seconds=30", "--title=sdl2", "--relative", NULL };
+	static struct app a;
+	static struct fifo f;
+	const char *args[] = { "--verbose", "--print-frames", NULL, NULL };
+	char needle[96], line[256];
+	size_t cfrom = 0;
+	void *lib;
+
+	if (!argv[0] || !argv[1])
+		fail("WLSEAL_AUTOSEAL and WLSEAL_SDL2_WINDOW must name the "
+		     "programs (meson test sets them)");
+	lib = dlopen("libSDL2-2.0.so.0", RTLD_NOW);
+	if (!lib) {
+		printf("SKIP: libSDL2-2.0.so.0 is not installed (scripts/setup "
+		       "installs libsdl2-2.0-0): %s\n", dlerror());
+		exit(77);
+	}
+	dlclose(lib);
+	unsetenv("DISPLAY");
+	fifo_create(&f);
+	args[2] = f.arg;
+	comp_start(&a.c, args);
+	fifo_open(&f);
+	proc_spawn(&a.client, argv);
+	snprintf(needle, sizeof(needle), "mapped pid=%d toplevel",
+		 (int)a.client.pid);
+	if (!proc_wait(&a.c.p, &a.from, needle, TIMEOUT_MS, line, sizeof(line)) ||
+	    sscanf(strstr(line, " at "), " at %d,%d size %dx%d", &a.mx, &a.my,
+		   &a.mw, &a.mh) != 4)
+		fail("sdl2-window never mapped a toplevel");
+	if (!proc_wait(&a.client, &cfrom, "relative mode ", TIMEOUT_MS, line,
+		       sizeof(line)))
+		fail("sdl2-window never turned relative mode on");
+	check(strstr(line, "relative mode 0") != NULL,
+	      "SDL_SetRelativeMouseMode succeeded (%s)", line);
+	fifo_move(&f, a.mx + a.mw / 2, a.my + a.mh / 2);
+	snprintf(needle, sizeof(needle), "pointer locked pid=%d",
+		 (int)a.client.pid);
+	check(proc_wait(&a.c.p, &a.from, needle, TIMEOUT_MS, NULL, 0),
+	      "SDL's lock became active with the cursor on its window");
+	fifo_event(&f, EV_REL, REL_X, 7);
+	fifo_event(&f, EV_REL, REL_Y, -3);
+	fifo_syn(&f);
+	check(proc_wait(&a.client, &cfrom, "motion xrel 7 yrel -3", TIMEOUT_MS,
+			NULL, 0),
+	      "the mouse's motion reached SDL as relative motion");
+	check(!proc_contains(&a.c.p, "refused"), "sdl2-window: nothing refused");
+	fifo_close(&f);
+	app_stop(&a, "sdl2-window");
+}
+
+/*
+ * GTK 4's text entry (gtk4-demo's "Undo and Redo" demo) and
+ * zwp_text_input_manager_v3: with the keyboard focus, the entry's text
+ * input gets enter, enables itself with its state (empty text, the
+ * cursor's rectangle) and commits; each key typed through the input
+ * FIFO reaches the entry as a key (there is no input method) and GTK
+ * commits the new surrounding text, which the compositor applies (its
+ * --verbose lines). Under wlseal-autoseal: Mesa's swrast pool is
+ * unsealed (tests/compat/expected); the cairo renderer keeps it off
+ * the GPU.
+ */
+static void test_gtk4_text_input(void)
+{
+	char *argv[] = { getenv("WLSEAL_AUTOSEAL"), "/usr/bin/gtk4-demo",
+			 "--run=entry_undo", NULL };
+	static struct app a;
+	static struct fifo f;
+	const char *args[] = { "--verbose", "--print-frames", NULL, NULL };
+	char needle[64], line[300];
+
+	skip_unless_installed(argv[1]);
+	if (!argv[0])
+		fail("WLSEAL_AUTOSEAL must name wlseal-autoseal (meson test sets it)");
+	unsetenv("DISPLAY");
+	setenv("GDK_BACKEND", "wayland", 1);
+	setenv("GSK_RENDERER", "cairo", 1);
+	fifo_create(&f);
+	args[2] = f.arg;
+	comp_start(&a.c, args);
+	fifo_open(&f);
+	proc_spawn(&a.client, argv);
+	snprintf(needle, sizeof(needle), "text-input pid=%d ", (int)a.client.pid);
+	if (!proc_wait(&a.c.p, &a.from, needle, TIMEOUT_MS, line, sizeof(line)))
+		fail("gtk4-demo's entry never committed its text input");
+	check(strstr(line, " commit 1: enabled surrounding 0 bytes cursor 0 "
+			   "anchor 0 ") != NULL,
+	      "the entry enabled its text input, empty (%s)",
+	      strstr(line, "zwp_text_input_v3"));
+	fifo_type(&f, "ab");
+	if (!proc_wait(&a.c.p, &a.from, "surrounding 2 bytes cursor 2 anchor 2 ",
+		       TIMEOUT_MS, line, sizeof(line)))
+		fail("typing 'ab' never reached the entry's surrounding text");
+	tap_ok("typed 'ab': the entry's surrounding text is 2 bytes, cursor 2 (%s)",
+	       strstr(line, "commit"));
+	check(!proc_contains(&a.c.p, "refused"), "gtk4-demo: nothing refused");
+	fifo_close(&f);
+	app_stop(&a, "gtk4-demo");
+}
+
 static const struct harness_test tests[] = {
 	{ "app-foot", test_foot },
 	{ "app-foot-typing", test_foot_typing },
@@ -451,6 +562,8 @@ static const struct harness_test tests[] = {
 	{ "app-weston-subsurfaces-gl-refused", test_weston_subsurfaces_gl_refused },
 	{ "app-weston-subsurfaces-gl-permissive", test_weston_subsurfaces_gl_permissive },
 	{ "app-sdl2", test_sdl2 },
+	{ "app-sdl2-relative", test_sdl2_relative },
+	{ "app-gtk4-text-input", test_gtk4_text_input },
 };
 
 int main(int argc, char **argv)

@@ -34,7 +34,9 @@
 #include <unistd.h>
 #include <wayland-client.h>
 
+#include "pointer-constraints-unstable-v1-client-protocol.h"
 #include "presentation-time-client-protocol.h"
+#include "text-input-unstable-v3-client-protocol.h"
 #include "toplevel.h"
 
 #define NO_MEMORY WL_DISPLAY_ERROR_NO_MEMORY
@@ -359,6 +361,73 @@ static void test_popups(void)
 	t_stop_refused(&t);
 }
 
+struct input_globals {
+	struct wl_seat *seat;
+	struct zwp_pointer_constraints_v1 *constraints;
+	struct zwp_text_input_manager_v3 *text_input;
+};
+
+static void input_global(void *data, struct wl_registry *r, uint32_t name,
+			 const char *iface, uint32_t version)
+{
+	struct input_globals *g = data;
+
+	if (!strcmp(iface, "wl_seat") && !g->seat)
+		g->seat = wl_registry_bind(r, name, &wl_seat_interface, 1);
+	else if (!strcmp(iface, "zwp_pointer_constraints_v1"))
+		g->constraints = wl_registry_bind(r, name,
+			&zwp_pointer_constraints_v1_interface, 1);
+	else if (!strcmp(iface, "zwp_text_input_manager_v3"))
+		g->text_input = wl_registry_bind(r, name,
+			&zwp_text_input_manager_v3_interface, 1);
+}
+
+static void input_global_remove(void *data, struct wl_registry *r,
+				uint32_t name)
+{
+}
+
+static const struct wl_registry_listener input_registry_listener = {
+	.global = input_global, .global_remove = input_global_remove,
+};
+
+/* Pointer constraints and text inputs count as protocol objects. */
+static void test_constraint_objects(void)
+{
+	static struct t t;
+	struct input_globals g = { 0 };
+	struct wl_registry *reg;
+	struct wl_pointer *ptr;
+	int i;
+
+	start_with(&t, "--max-objects-per-client=100");
+	reg = wl_display_get_registry(t.display);
+	wl_registry_add_listener(reg, &input_registry_listener, &g);
+	if (wl_display_roundtrip(t.display) < 0 || !g.seat || !g.constraints ||
+	    !g.text_input)
+		fail("wl_seat, zwp_pointer_constraints_v1 or "
+		     "zwp_text_input_manager_v3 missing");
+	ptr = wl_seat_get_pointer(g.seat);
+	/* About 25 held already; 15 locks on surfaces of their own and
+	 * 15 text inputs are 45 more. */
+	for (i = 0; i < 15; i++) {
+		zwp_pointer_constraints_v1_lock_pointer(g.constraints,
+			surface(&t), ptr, NULL,
+			ZWP_POINTER_CONSTRAINTS_V1_LIFETIME_PERSISTENT);
+		zwp_text_input_manager_v3_get_text_input(g.text_input, g.seat);
+	}
+	expect_ok(&t, "15 locks and 15 text inputs");
+	for (i = 0; i < 20; i++) {
+		zwp_pointer_constraints_v1_confine_pointer(g.constraints,
+			surface(&t), ptr, NULL,
+			ZWP_POINTER_CONSTRAINTS_V1_LIFETIME_ONESHOT);
+		zwp_text_input_manager_v3_get_text_input(g.text_input, g.seat);
+	}
+	expect_budget(&t, "constraints and text inputs past 100 objects",
+		      "client exceeded 100 protocol objects (--max-objects-per-client)");
+	t_stop_refused(&t);
+}
+
 /* A connection of its own with just wl_compositor. */
 struct conn {
 	struct wl_display *display;
@@ -523,6 +592,7 @@ static const struct harness_test tests[] = {
 	{ "budget-outputs", test_outputs },
 	{ "budget-objects", test_objects },
 	{ "budget-popups", test_popups },
+	{ "budget-constraints", test_constraint_objects },
 	{ "budget-totals", test_totals },
 	{ "budget-options", test_options },
 	{ "opaque-region-collapsed", test_opaque_collapsed },

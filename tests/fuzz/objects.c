@@ -27,6 +27,9 @@ static const struct wl_interface *const interfaces[] = {
 	&zxdg_output_manager_v1_interface, &zxdg_output_v1_interface,
 	&zwp_relative_pointer_manager_v1_interface,
 	&zwp_relative_pointer_v1_interface,
+	&zwp_pointer_constraints_v1_interface, &zwp_locked_pointer_v1_interface,
+	&zwp_confined_pointer_v1_interface,
+	&zwp_text_input_manager_v3_interface, &zwp_text_input_v3_interface,
 };
 #define N_INTERFACES (sizeof(interfaces) / sizeof(interfaces[0]))
 

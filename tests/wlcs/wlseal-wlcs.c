@@ -479,6 +479,10 @@ static void input_call(struct wlseal_server *server, void *arg)
 
 	switch (ic->what) {
 	case MOVE:
+		/* As input/ asks: a lock or confinement may hold it. */
+		if (wlseal_seat_input.constrain)
+			wlseal_seat_input.constrain(seat, s->px, s->py, &ic->x,
+						    &ic->y);
 		s->px = ic->x;
 		s->py = ic->y;
 		wlseal_seat_input.motion(seat, t, s->px, s->py);

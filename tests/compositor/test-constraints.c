@@ -1,0 +1,881 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test-constraints - zwp_pointer_constraints_v1 and
+ * zwp_text_input_manager_v3 against a headless compositor whose input
+ * is a FIFO (--input).
+ *
+ * Pointer constraints: a lock or confinement becomes active when its
+ * surface has the pointer focus and the cursor is in its region
+ * (asked for before or while the surface has the focus); a locked
+ * pointer gets no wl_pointer.motion but relative motion, and the
+ * cursor stays where it was locked; a confined cursor stops at the
+ * region's edge, whatever the motion (wl_pointer.motion shows where);
+ * set_region waits for the surface's commit; the focus leaving (an
+ * empty input region committed) ends a constraint, a persistent one
+ * comes back with the focus, a oneshot one does not; a second
+ * constraint on a surface is already_constrained; a window unmapped
+ * under a lock ends it; a surface destroyed under it leaves the object
+ * defunct without an event; a confinement to the whole surface stops
+ * at its input region; a client gone while confined frees the cursor.
+ *
+ * Text input: enter and leave follow the keyboard focus (a new window,
+ * another client's, a click), done carries the count of commits (those
+ * made without the focus count too and get no done), the state is
+ * applied at commit (the compositor's --verbose line), a second text
+ * input's enable is ignored while one is enabled, a focused surface
+ * destroyed gets no leave and the next focus gets enter.
+ *
+ * Usage: test-constraints TEST (TAP output).
+ */
+#include <linux/input.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "input-client.h"
+#include "pointer-constraints-unstable-v1-client-protocol.h"
+#include "relative-pointer-unstable-v1-client-protocol.h"
+#include "text-input-unstable-v3-client-protocol.h"
+
+struct globals {
+	struct zwp_pointer_constraints_v1 *constraints;
+	struct zwp_relative_pointer_manager_v1 *relative;
+	struct zwp_text_input_manager_v3 *text_input;
+	struct wl_seat *seat;
+};
+
+static void reg_global(void *data, struct wl_registry *r, uint32_t name,
+		       const char *iface, uint32_t version)
+{
+	struct globals *g = data;
+
+	if (!strcmp(iface, "zwp_pointer_constraints_v1"))
+		g->constraints = wl_registry_bind(r, name,
+			&zwp_pointer_constraints_v1_interface, 1);
+	else if (!strcmp(iface, "zwp_relative_pointer_manager_v1"))
+		g->relative = wl_registry_bind(r, name,
+			&zwp_relative_pointer_manager_v1_interface, 1);
+	else if (!strcmp(iface, "zwp_text_input_manager_v3"))
+		g->text_input = wl_registry_bind(r, name,
+			&zwp_text_input_manager_v3_interface, 1);
+	else if (!strcmp(iface, "wl_seat") && !g->seat)
+		g->seat = wl_registry_bind(r, name, &wl_seat_interface, 5);
+}
+
+static void reg_remove(void *data, struct wl_registry *r, uint32_t name)
+{
+}
+
+static const struct wl_registry_listener reg_listener = {
+	.global = reg_global, .global_remove = reg_remove,
+};
+
+static struct globals globals(struct wl_display *d)
+{
+	struct wl_registry *r = wl_display_get_registry(d);
+	struct globals g = { 0 };
+
+	wl_registry_add_listener(r, &reg_listener, &g);
+	if (wl_display_roundtrip(d) < 0 || !g.constraints || !g.relative ||
+	    !g.text_input || !g.seat)
+		fail("zwp_pointer_constraints_v1, zwp_relative_pointer_manager_v1, "
+		     "zwp_text_input_manager_v3 or wl_seat missing");
+	return g;
+}
+
+/* Events as lines of the client's log. */
+
+static void locked(void *data, struct zwp_locked_pointer_v1 *l)
+{
+	note(data, "lock locked");
+}
+
+static void unlocked(void *data, struct zwp_locked_pointer_v1 *l)
+{
+	note(data, "lock unlocked");
+}
+
+static const struct zwp_locked_pointer_v1_listener lock_listener = {
+	.locked = locked, .unlocked = unlocked,
+};
+
+static void confined(void *data, struct zwp_confined_pointer_v1 *c)
+{
+	note(data, "confine confined");
+}
+
+static void unconfined(void *data, struct zwp_confined_pointer_v1 *c)
+{
+	note(data, "confine unconfined");
+}
+
+static const struct zwp_confined_pointer_v1_listener confine_listener = {
+	.confined = confined, .unconfined = unconfined,
+};
+
+static void rel_motion(void *data, struct zwp_relative_pointer_v1 *rp,
+		       uint32_t hi, uint32_t lo, wl_fixed_t dx, wl_fixed_t dy,
+		       wl_fixed_t udx, wl_fixed_t udy)
+{
+	note(data, "rel %.2f %.2f", wl_fixed_to_double(dx),
+	     wl_fixed_to_double(dy));
+}
+
+static const struct zwp_relative_pointer_v1_listener rel_listener = {
+	.relative_motion = rel_motion,
+};
+
+/* The log of a text input: "ti<tag>-enter A", "ti<tag>-done 3". */
+struct ti {
+	struct sc *sc;			/* whose named surfaces */
+	char tag;
+	struct zwp_text_input_v3 *obj;
+	uint32_t commits;
+};
+
+static const char *surface_name(struct sc *sc, struct wl_surface *s)
+{
+	static const char *const names[] = { "A", "B", "C", "D" };
+
+	for (int i = 0; i < 4; i++)
+		if (s && sc->named[i] == s)
+			return names[i];
+	return "?";
+}
+
+static void ti_enter(void *data, struct zwp_text_input_v3 *t,
+		     struct wl_surface *s)
+{
+	struct ti *ti = data;
+
+	note(ti->sc, "ti%c-enter %s", ti->tag, surface_name(ti->sc, s));
+}
+
+static void ti_leave(void *data, struct zwp_text_input_v3 *t,
+		     struct wl_surface *s)
+{
+	struct ti *ti = data;
+
+	note(ti->sc, "ti%c-leave %s", ti->tag, surface_name(ti->sc, s));
+}
+
+static void ti_preedit(void *data, struct zwp_text_input_v3 *t,
+		       const char *text, int32_t b, int32_t e)
+{
+	struct ti *ti = data;
+
+	note(ti->sc, "ti%c-preedit", ti->tag);
+}
+
+static void ti_commit_string(void *data, struct zwp_text_input_v3 *t,
+			     const char *text)
+{
+	struct ti *ti = data;
+
+	note(ti->sc, "ti%c-commit-string", ti->tag);
+}
+
+static void ti_delete(void *data, struct zwp_text_input_v3 *t, uint32_t b,
+		      uint32_t a)
+{
+	struct ti *ti = data;
+
+	note(ti->sc, "ti%c-delete", ti->tag);
+}
+
+static void ti_done(void *data, struct zwp_text_input_v3 *t, uint32_t serial)
+{
+	struct ti *ti = data;
+
+	note(ti->sc, "ti%c-done %u", ti->tag, serial);
+}
+
+static const struct zwp_text_input_v3_listener ti_listener = {
+	.enter = ti_enter, .leave = ti_leave, .preedit_string = ti_preedit,
+	.commit_string = ti_commit_string,
+	.delete_surrounding_text = ti_delete, .done = ti_done,
+};
+
+static void ti_make(struct ti *ti, struct sc *sc, struct globals *g, char tag)
+{
+	ti->sc = sc;
+	ti->tag = tag;
+	ti->commits = 0;
+	ti->obj = zwp_text_input_manager_v3_get_text_input(g->text_input,
+							   g->seat);
+	zwp_text_input_v3_add_listener(ti->obj, &ti_listener, ti);
+}
+
+static void ti_commit(struct ti *ti)
+{
+	zwp_text_input_v3_commit(ti->obj);
+	ti->commits++;
+}
+
+/* Everything the compositor sent before this is in the log. */
+static void sync(struct sc *sc)
+{
+	if (wl_display_roundtrip(sc->t.display) < 0)
+		fail("connection lost: %s", last_client_log);
+}
+
+/* The log since @mark holds no line starting with @prefix. */
+static void none_since(struct sc *sc, size_t mark, const char *prefix,
+		       const char *what)
+{
+	const char *p = sc->log + mark;
+	bool found = false;
+
+	while (*p) {
+		if (!strncmp(p, prefix, strlen(prefix)))
+			found = true;
+		p = strchr(p, '\n') + 1;
+	}
+	if (found)
+		fail("%s; the log since:\n%s", what, sc->log + mark);
+	tap_ok("%s", what);
+}
+
+static struct wl_region *rect_region(struct sc *sc, int x, int y, int w, int h)
+{
+	struct wl_region *r = wl_compositor_create_region(sc->t.compositor);
+
+	wl_region_add(r, x, y, w, h);
+	return r;
+}
+
+/* The focus leaves @w (an empty input region, found at the next frame)
+ * and comes back (the whole surface again). */
+static void hide_input(struct sc *sc, struct win *w)
+{
+	struct wl_region *empty = wl_compositor_create_region(sc->t.compositor);
+
+	wl_surface_set_input_region(w->s, empty);
+	wl_region_destroy(empty);
+	wl_surface_commit(w->s);
+}
+
+static void show_input(struct sc *sc, struct win *w)
+{
+	wl_surface_set_input_region(w->s, NULL);
+	wl_surface_commit(w->s);
+}
+
+/* A point of the 320x240 output off the 100x100 window at @x, @y. */
+static void off_window(int x, int y, int *ox, int *oy)
+{
+	static const int pts[][2] = { { 5, 5 }, { 315, 235 }, { 315, 5 },
+				      { 5, 235 } };
+
+	for (int i = 0; i < 4; i++)
+		if (pts[i][0] < x || pts[i][0] >= x + 100 ||
+		    pts[i][1] < y || pts[i][1] >= y + 100) {
+			*ox = pts[i][0];
+			*oy = pts[i][1];
+			return;
+		}
+	fail("no point off the window at %d,%d", x, y);
+}
+
+static int clampi(int v, int lo, int hi)
+{
+	return v < lo ? lo : v > hi ? hi : v;
+}
+
+static void rel_move(struct sc *sc, int dx, int dy)
+{
+	if (dx)
+		fifo_event(&sc->f, EV_REL, REL_X, dx);
+	if (dy)
+		fifo_event(&sc->f, EV_REL, REL_Y, dy);
+	fifo_syn(&sc->f);
+}
+
+/*
+ * A persistent lock asked for away from the window: locked when the
+ * cursor enters; no wl_pointer.motion but relative motion, the cursor
+ * held (absolute moves too); unlocked when the focus leaves, locked
+ * again when it returns; destroyed, the cursor moves on from where it
+ * was locked.
+ */
+static void test_lock(void)
+{
+	static struct sc sc;
+	struct zwp_locked_pointer_v1 *lock;
+	struct zwp_relative_pointer_v1 *rp;
+	struct globals g;
+	struct win w;
+	int x, y, ox, oy;
+	size_t mark;
+
+	sc_start(&sc, 7);
+	sc_pointer(&sc);
+	g = globals(sc.t.display);
+	rp = zwp_relative_pointer_manager_v1_get_relative_pointer(g.relative,
+								  sc.ptr);
+	zwp_relative_pointer_v1_add_listener(rp, &rel_listener, &sc);
+	sc_window(&sc, &w, 0, 100, RED, &x, &y);
+	off_window(x, y, &ox, &oy);
+	fifo_move(&sc.f, ox, oy);
+
+	lock = zwp_pointer_constraints_v1_lock_pointer(g.constraints, w.s,
+		sc.ptr, NULL, ZWP_POINTER_CONSTRAINTS_V1_LIFETIME_PERSISTENT);
+	zwp_locked_pointer_v1_add_listener(lock, &lock_listener, &sc);
+	sync(&sc);
+	none_since(&sc, 0, "lock", "no lock without the pointer focus");
+
+	fifo_move(&sc.f, x + 10, y + 10);
+	expect(&sc, "ptr-enter", "ptr-enter A 10.00 10.00");
+	expect(&sc, "lock", "lock locked");
+	mark = sc.len;
+	rel_move(&sc, 5, 3);
+	expect(&sc, "rel", "rel 5.00 3.00");
+	/* Absolute moves are held too, on the window and off it. */
+	fifo_move(&sc.f, x + 50, y + 60);
+	fifo_move(&sc.f, ox, oy);
+	rel_move(&sc, 0, 1);
+	expect(&sc, "rel", "rel 0.00 1.00");
+	none_since(&sc, mark, "ptr-motion", "a locked pointer gets no motion");
+	none_since(&sc, mark, "ptr-leave", "a locked cursor leaves no window");
+
+	/* The focus leaves (nothing of the window takes input) and
+	 * returns: a persistent lock ends and comes back. */
+	hide_input(&sc, &w);
+	expect(&sc, "ptr-leave", "ptr-leave A");
+	expect(&sc, "lock", "lock unlocked");
+	show_input(&sc, &w);
+	expect(&sc, "ptr-enter", "ptr-enter A 10.00 10.00");
+	expect(&sc, "lock", "lock locked");
+
+	/* Unlocked by destroying it: the cursor goes on from 10,10. */
+	mark = sc.len;
+	zwp_locked_pointer_v1_destroy(lock);
+	sync(&sc);
+	rel_move(&sc, 1, 0);
+	expect(&sc, "ptr-motion", "ptr-motion 11.00 10.00");
+	expect(&sc, "rel", "rel 1.00 0.00");
+	none_since(&sc, mark, "lock", "no event for a lock its client destroyed");
+	sc_stop(&sc);
+}
+
+/*
+ * A oneshot lock asked for while the surface has the pointer: locked at
+ * once, unlocked when the focus leaves, and never again when it
+ * returns; a region: the lock waits for the cursor to be in it.
+ */
+static void test_oneshot(void)
+{
+	static struct sc sc;
+	struct zwp_locked_pointer_v1 *lock;
+	struct wl_region *r;
+	struct globals g;
+	struct win w;
+	int x, y;
+	size_t mark;
+
+	sc_start(&sc, 7);
+	sc_pointer(&sc);
+	g = globals(sc.t.display);
+	sc_window(&sc, &w, 0, 100, RED, &x, &y);
+	fifo_move(&sc.f, x + 10, y + 10);
+	expect(&sc, "ptr-enter", "ptr-enter A 10.00 10.00");
+
+	lock = zwp_pointer_constraints_v1_lock_pointer(g.constraints, w.s,
+		sc.ptr, NULL, ZWP_POINTER_CONSTRAINTS_V1_LIFETIME_ONESHOT);
+	zwp_locked_pointer_v1_add_listener(lock, &lock_listener, &sc);
+	expect(&sc, "lock", "lock locked");
+	hide_input(&sc, &w);
+	expect(&sc, "ptr-leave", "ptr-leave A");
+	expect(&sc, "lock", "lock unlocked");
+	show_input(&sc, &w);
+	expect(&sc, "ptr-enter", "ptr-enter A 10.00 10.00");
+	mark = sc.len;
+	sync(&sc);
+	rel_move(&sc, 2, 0);
+	expect(&sc, "ptr-motion", "ptr-motion 12.00 10.00");
+	none_since(&sc, mark, "lock", "a oneshot lock, once ended, is spent");
+	zwp_locked_pointer_v1_destroy(lock);
+
+	/* A persistent lock with a region: not where the cursor is. */
+	r = rect_region(&sc, 50, 50, 20, 20);
+	lock = zwp_pointer_constraints_v1_lock_pointer(g.constraints, w.s,
+		sc.ptr, r, ZWP_POINTER_CONSTRAINTS_V1_LIFETIME_PERSISTENT);
+	wl_region_destroy(r);
+	zwp_locked_pointer_v1_add_listener(lock, &lock_listener, &sc);
+	sync(&sc);
+	rel_move(&sc, 30, 30);
+	expect(&sc, "ptr-motion", "ptr-motion 42.00 40.00");
+	none_since(&sc, mark, "lock", "not locked outside its region");
+	rel_move(&sc, 10, 10);
+	expect(&sc, "ptr-motion", "ptr-motion 52.00 50.00");
+	expect(&sc, "lock", "lock locked");
+	/* Held at 52,50 while locked, free once destroyed. */
+	rel_move(&sc, 10, 10);
+	zwp_locked_pointer_v1_destroy(lock);
+	sync(&sc);
+	rel_move(&sc, 1, 1);
+	expect(&sc, "ptr-motion", "ptr-motion 53.00 51.00");
+	sc_stop(&sc);
+}
+
+/*
+ * A confinement to 10,10 30x30 of the window: confined once the cursor
+ * is in it, then every motion stops at the region's edge (relative and
+ * absolute); set_region waits for the commit; a region that leaves the
+ * cursor out ends it, and a persistent one comes back inside.
+ */
+static void test_confine(void)
+{
+	static struct sc sc;
+	struct zwp_confined_pointer_v1 *cp;
+	struct zwp_relative_pointer_v1 *rp;
+	struct wl_region *r;
+	struct globals g;
+	struct win w;
+	int x, y, ox, oy;
+	char line[64];
+
+	sc_start(&sc, 7);
+	sc_pointer(&sc);
+	g = globals(sc.t.display);
+	rp = zwp_relative_pointer_manager_v1_get_relative_pointer(g.relative,
+								  sc.ptr);
+	zwp_relative_pointer_v1_add_listener(rp, &rel_listener, &sc);
+	sc_window(&sc, &w, 0, 100, RED, &x, &y);
+	off_window(x, y, &ox, &oy);
+
+	r = rect_region(&sc, 10, 10, 30, 30);
+	cp = zwp_pointer_constraints_v1_confine_pointer(g.constraints, w.s,
+		sc.ptr, r, ZWP_POINTER_CONSTRAINTS_V1_LIFETIME_PERSISTENT);
+	wl_region_destroy(r);
+	zwp_confined_pointer_v1_add_listener(cp, &confine_listener, &sc);
+	sync(&sc);
+	fifo_move(&sc.f, x + 50, y + 50);
+	expect(&sc, "ptr-enter", "ptr-enter A 50.00 50.00");
+	sync(&sc);
+	none_since(&sc, 0, "confine", "not confined outside its region");
+	fifo_move(&sc.f, x + 20, y + 20);
+	expect(&sc, "ptr-motion", "ptr-motion 20.00 20.00");
+	expect(&sc, "confine", "confine confined");
+
+	/* A mouse: stops at the last column, the delta reported whole. */
+	rel_move(&sc, 50, 0);
+	expect(&sc, "ptr-motion", "ptr-motion 39.00 20.00");
+	expect(&sc, "rel", "rel 50.00 0.00");
+	rel_move(&sc, -100, -100);
+	expect(&sc, "ptr-motion", "ptr-motion 10.00 10.00");
+	/* A tablet: the nearest point of the region, off the window too. */
+	fifo_move(&sc.f, x + 70, y + 15);
+	expect(&sc, "ptr-motion", "ptr-motion 39.00 15.00");
+	fifo_move(&sc.f, ox, oy);
+	snprintf(line, sizeof(line), "ptr-motion %d.00 %d.00",
+		 clampi(ox - x, 10, 39), clampi(oy - y, 10, 39));
+	expect(&sc, "ptr-motion", line);
+	fifo_move(&sc.f, x + 39, y + 15);
+	expect(&sc, "ptr-motion", "ptr-motion 39.00 15.00");
+
+	/* A larger region: not before the surface's commit. */
+	r = rect_region(&sc, 0, 0, 100, 100);
+	zwp_confined_pointer_v1_set_region(cp, r);
+	wl_region_destroy(r);
+	sync(&sc);
+	rel_move(&sc, 20, 0);
+	expect(&sc, "ptr-motion", "ptr-motion 39.00 15.00");
+	wl_surface_commit(w.s);
+	sync(&sc);
+	rel_move(&sc, 20, 0);
+	expect(&sc, "ptr-motion", "ptr-motion 59.00 15.00");
+	/* The whole window (a NULL region): up to its edge. */
+	zwp_confined_pointer_v1_set_region(cp, NULL);
+	wl_surface_commit(w.s);
+	sync(&sc);
+	rel_move(&sc, 100, 0);
+	expect(&sc, "ptr-motion", "ptr-motion 99.00 15.00");
+
+	/* A region the cursor is not in: unconfined; in it: again. */
+	r = rect_region(&sc, 0, 0, 5, 5);
+	zwp_confined_pointer_v1_set_region(cp, r);
+	wl_region_destroy(r);
+	wl_surface_commit(w.s);
+	expect(&sc, "confine", "confine unconfined");
+	rel_move(&sc, -20, 0);
+	expect(&sc, "ptr-motion", "ptr-motion 79.00 15.00");
+	fifo_move(&sc.f, x + 2, y + 2);
+	expect(&sc, "ptr-motion", "ptr-motion 2.00 2.00");
+	expect(&sc, "confine", "confine confined");
+	rel_move(&sc, 10, 10);
+	expect(&sc, "ptr-motion", "ptr-motion 4.00 4.00");
+
+	/* The focus leaves and returns: persistent, it comes back. The
+	 * commit ends it (no region holds the cursor), before the next
+	 * frame finds the focus gone. */
+	hide_input(&sc, &w);
+	expect(&sc, "confine", "confine unconfined");
+	expect(&sc, "ptr-leave", "ptr-leave A");
+	show_input(&sc, &w);
+	expect(&sc, "ptr-enter", "ptr-enter A 4.00 4.00");
+	expect(&sc, "confine", "confine confined");
+	zwp_confined_pointer_v1_destroy(cp);
+	sync(&sc);
+	rel_move(&sc, 10, 10);
+	expect(&sc, "ptr-motion", "ptr-motion 14.00 14.00");
+	sc_stop(&sc);
+}
+
+/* A second constraint on a surface: already_constrained, even when the
+ * first is a spent oneshot one; another surface may have its own. */
+static void test_already(void)
+{
+	static struct sc sc;
+	struct zwp_locked_pointer_v1 *lock;
+	struct globals g;
+	struct win w;
+	int x, y;
+
+	sc_start(&sc, 7);
+	sc_pointer(&sc);
+	g = globals(sc.t.display);
+	sc_window(&sc, &w, 0, 100, RED, &x, &y);
+	lock = zwp_pointer_constraints_v1_lock_pointer(g.constraints, w.s,
+		sc.ptr, NULL, ZWP_POINTER_CONSTRAINTS_V1_LIFETIME_ONESHOT);
+	zwp_pointer_constraints_v1_confine_pointer(g.constraints,
+		surface(&sc.t), sc.ptr, NULL,
+		ZWP_POINTER_CONSTRAINTS_V1_LIFETIME_ONESHOT);
+	sync(&sc);
+	tap_ok("another surface may have a constraint of its own");
+	/* Destroyed, a constraint makes room for the next. */
+	zwp_locked_pointer_v1_destroy(lock);
+	lock = zwp_pointer_constraints_v1_lock_pointer(g.constraints, w.s,
+		sc.ptr, NULL, ZWP_POINTER_CONSTRAINTS_V1_LIFETIME_PERSISTENT);
+	sync(&sc);
+	tap_ok("a destroyed constraint makes room for another");
+	zwp_pointer_constraints_v1_confine_pointer(g.constraints, w.s, sc.ptr,
+		NULL, ZWP_POINTER_CONSTRAINTS_V1_LIFETIME_PERSISTENT);
+	expect_error(&sc.t, "a confinement on a locked surface",
+		     "zwp_pointer_constraints_v1",
+		     ZWP_POINTER_CONSTRAINTS_V1_ERROR_ALREADY_CONSTRAINED);
+	check(strstr(sc.t.error, "has a pointer constraint already") != NULL,
+	      "the error says the surface has a pointer constraint already");
+
+	/* A lifetime that is neither oneshot nor persistent. */
+	g = globals(sc.t.display);
+	zwp_pointer_constraints_v1_lock_pointer(g.constraints, surface(&sc.t),
+		wl_seat_get_pointer(g.seat), NULL, 3);
+	expect_error(&sc.t, "lifetime 3", "wl_display",
+		     WL_DISPLAY_ERROR_INVALID_METHOD);
+	sc_stop(&sc);
+}
+
+/*
+ * A surface destroyed under its active lock: no event, the object
+ * defunct (its requests harmless). A confinement to the whole surface
+ * (no region) stops at the input region's edge; its client gone while
+ * it is active, the cursor is free.
+ */
+static void test_gone(void)
+{
+	static struct sc sc, other;
+	struct zwp_locked_pointer_v1 *lock;
+	struct zwp_confined_pointer_v1 *cp;
+	struct wl_region *r;
+	struct globals g, og;
+	struct win a, b, c;
+	int ax, ay, bx, by, cx, cy;
+	size_t mark;
+
+	sc_start(&sc, 7);
+	sc_pointer(&sc);
+	g = globals(sc.t.display);
+	sc_window(&sc, &a, 0, 100, RED, &ax, &ay);
+	fifo_move(&sc.f, ax + 10, ay + 10);
+	expect(&sc, "ptr-enter", "ptr-enter A 10.00 10.00");
+	lock = zwp_pointer_constraints_v1_lock_pointer(g.constraints, a.s,
+		sc.ptr, NULL, ZWP_POINTER_CONSTRAINTS_V1_LIFETIME_PERSISTENT);
+	zwp_locked_pointer_v1_add_listener(lock, &lock_listener, &sc);
+	expect(&sc, "lock", "lock locked");
+	/* The wl_surface first (its roles follow it inert): the pointer
+	 * forgets it without leave, the lock without unlocked. */
+	mark = sc.len;
+	wl_surface_destroy(a.s);
+	xdg_toplevel_destroy(a.tl);
+	xdg_surface_destroy(a.xs);
+	sc.named[0] = NULL;
+	sync(&sc);
+	none_since(&sc, mark, "ptr-leave", "no leave for a destroyed surface");
+	zwp_locked_pointer_v1_set_region(lock, NULL);
+	zwp_locked_pointer_v1_set_cursor_position_hint(lock,
+		wl_fixed_from_int(1), wl_fixed_from_int(1));
+	sync(&sc);
+	tap_ok("a defunct lock's requests are accepted");
+	zwp_locked_pointer_v1_destroy(lock);
+	sync(&sc);
+	none_since(&sc, mark, "lock", "no event for a lock whose surface went");
+
+	/* Another client confines the cursor to its window, whose input
+	 * region is its left half. */
+	memset(&other, 0, sizeof(other));
+	t_connect(&other.t);
+	og = globals(other.t.display);
+	other.seat = og.seat;
+	sc_pointer(&other);
+	win_create(&other.t, &b);
+	other.named[2] = b.s;
+	r = rect_region(&other, 0, 0, 50, 100);
+	wl_surface_set_input_region(b.s, r);
+	wl_region_destroy(r);
+	win_initial_commit(&b);
+	win_draw(&b, 100, 100, BLUE);
+	wait_mapped(&sc.t, &bx, &by, "the other client's window");
+	cp = zwp_pointer_constraints_v1_confine_pointer(og.constraints, b.s,
+		other.ptr, NULL, ZWP_POINTER_CONSTRAINTS_V1_LIFETIME_PERSISTENT);
+	zwp_confined_pointer_v1_add_listener(cp, &confine_listener, &other);
+	if (wl_display_roundtrip(other.t.display) < 0)
+		fail("the other client: %s", last_client_log);
+	fifo_move(&sc.f, bx + 10, by + 10);
+	expect(&other, "ptr-enter", "ptr-enter C 10.00 10.00");
+	expect(&other, "confine", "confine confined");
+	rel_move(&sc, 100, 0);
+	expect(&other, "ptr-motion", "ptr-motion 49.00 10.00");
+
+	/* The client goes while confined: the cursor moves on. */
+	wl_display_disconnect(other.t.display);
+	sc_window(&sc, &c, 1, 100, GREEN, &cx, &cy);
+	fifo_move(&sc.f, cx + 10, cy + 10);
+	expect(&sc, "ptr-enter", "ptr-enter B 10.00 10.00");
+	rel_move(&sc, 60, 0);
+	expect(&sc, "ptr-motion", "ptr-motion 70.00 10.00");
+	sc_stop(&sc);
+}
+
+/* A window unmapped under its lock (its xdg_toplevel destroyed): the
+ * pointer leaves it and the lock ends, as any focus change ends it. */
+static void test_unmapped(void)
+{
+	static struct sc sc;
+	struct zwp_locked_pointer_v1 *lock;
+	struct globals g;
+	struct win a;
+	int ax, ay;
+
+	sc_start(&sc, 7);
+	sc_pointer(&sc);
+	g = globals(sc.t.display);
+	sc_window(&sc, &a, 0, 100, RED, &ax, &ay);
+	fifo_move(&sc.f, ax + 10, ay + 10);
+	expect(&sc, "ptr-enter", "ptr-enter A 10.00 10.00");
+	lock = zwp_pointer_constraints_v1_lock_pointer(g.constraints, a.s,
+		sc.ptr, NULL, ZWP_POINTER_CONSTRAINTS_V1_LIFETIME_PERSISTENT);
+	zwp_locked_pointer_v1_add_listener(lock, &lock_listener, &sc);
+	expect(&sc, "lock", "lock locked");
+	xdg_toplevel_destroy(a.tl);
+	expect(&sc, "ptr-leave", "ptr-leave A");
+	expect(&sc, "lock", "lock unlocked");
+	zwp_locked_pointer_v1_destroy(lock);
+	xdg_surface_destroy(a.xs);
+	wl_surface_destroy(a.s);
+	sync(&sc);
+	sc_stop(&sc);
+}
+
+/* The compositor's --verbose line for text input @id's commit @n. */
+static void expect_applied(struct sc *sc, struct zwp_text_input_v3 *ti,
+			   uint32_t n, const char *state)
+{
+	char needle[96], line[512];
+
+	snprintf(needle, sizeof(needle), "zwp_text_input_v3@%u commit %u: ",
+		 wl_proxy_get_id((struct wl_proxy *)ti), n);
+	if (!proc_wait(&sc->t.c.p, &sc->t.log_from, needle, TIMEOUT_MS, line,
+		       sizeof(line)))
+		fail("no '%s' line", needle);
+	check(strstr(line, state) != NULL, "commit %u applied '%s' (%s)", n,
+	      state, strstr(line, needle) + strlen(needle));
+}
+
+/*
+ * Text input: enter with the keyboard focus, also for a text input made
+ * while the client has it; done with the commit count; state applied at
+ * commit; leave and enter as the focus moves between windows and
+ * clients; commits without the focus counted, unanswered; one enabled
+ * text input a seat.
+ */
+static void test_text_input(void)
+{
+	static struct sc sc, other;
+	struct ti t1, t2, to;
+	struct globals g, og;
+	struct win a, b, c;
+	int ax, ay, bx, by, cx, cy;
+	size_t mark;
+
+	sc_start(&sc, 7);
+	sc_keyboard(&sc);
+	sc_pointer(&sc);
+	g = globals(sc.t.display);
+	ti_make(&t1, &sc, &g, '1');
+	sync(&sc);
+	none_since(&sc, 0, "ti1", "no enter without the keyboard focus");
+
+	/* A's map gives it the keyboard: the text input follows. */
+	sc_window(&sc, &a, 0, 100, RED, &ax, &ay);
+	expect(&sc, "kb-enter", "kb-enter A keys");
+	expect(&sc, "ti1-enter", "ti1-enter A");
+	/* Made while the client has the focus: enter at once. */
+	ti_make(&t2, &sc, &g, '2');
+	expect(&sc, "ti2-enter", "ti2-enter A");
+
+	/* done counts the commits, each answered. */
+	ti_commit(&t1);
+	ti_commit(&t1);
+	expect(&sc, "ti1-done", "ti1-done 1");
+	expect(&sc, "ti1-done", "ti1-done 2");
+	expect_applied(&sc, t1.obj, 2, ": disabled surrounding -1 ");
+
+	/* Double-buffered: nothing before the commit. */
+	zwp_text_input_v3_enable(t1.obj);
+	zwp_text_input_v3_set_surrounding_text(t1.obj, "hello world", 5, 0);
+	zwp_text_input_v3_set_text_change_cause(t1.obj,
+		ZWP_TEXT_INPUT_V3_CHANGE_CAUSE_OTHER);
+	zwp_text_input_v3_set_content_type(t1.obj,
+		ZWP_TEXT_INPUT_V3_CONTENT_HINT_SPELLCHECK,
+		ZWP_TEXT_INPUT_V3_CONTENT_PURPOSE_EMAIL);
+	zwp_text_input_v3_set_cursor_rectangle(t1.obj, 10, 20, 2, 16);
+	sync(&sc);
+	none_since(&sc, 0, "ti1-done 3", "no done before the commit");
+	ti_commit(&t1);
+	expect(&sc, "ti1-done", "ti1-done 3");
+	expect_applied(&sc, t1.obj, 3,
+		       "enabled surrounding 11 bytes cursor 5 anchor 0 cause 1 "
+		       "hint 0x2 purpose 6 rectangle 10,20 2x16");
+	/* The change cause is reset by the commit, the rest stays. */
+	ti_commit(&t1);
+	expect(&sc, "ti1-done", "ti1-done 4");
+	expect_applied(&sc, t1.obj, 4,
+		       "enabled surrounding 11 bytes cursor 5 anchor 0 cause 0 "
+		       "hint 0x2 purpose 6");
+
+	/* The other text input's enable is ignored while t1 is enabled. */
+	zwp_text_input_v3_enable(t2.obj);
+	ti_commit(&t2);
+	expect(&sc, "ti2-done", "ti2-done 1");
+	expect_applied(&sc, t2.obj, 1, ": disabled ");
+	/* t1 disabled, t2 may. */
+	zwp_text_input_v3_disable(t1.obj);
+	ti_commit(&t1);
+	expect(&sc, "ti1-done", "ti1-done 5");
+	expect_applied(&sc, t1.obj, 5, ": disabled surrounding -1 ");
+	zwp_text_input_v3_enable(t2.obj);
+	ti_commit(&t2);
+	expect(&sc, "ti2-done", "ti2-done 2");
+	expect_applied(&sc, t2.obj, 2, ": enabled ");
+
+	/* A second window of the client takes the keyboard: leave A,
+	 * enter B, after the keyboard's. */
+	sc_window(&sc, &b, 1, 60, GREEN, &bx, &by);
+	expect(&sc, "kb-leave", "kb-leave A");
+	expect(&sc, "kb-enter", "kb-enter B keys");
+	expect(&sc, "ti1-leave", "ti1-leave A");
+	expect(&sc, "ti2-leave", "ti2-leave A");
+	expect(&sc, "ti1-enter", "ti1-enter B");
+	expect(&sc, "ti2-enter", "ti2-enter B");
+	/* Enter reset the state: t2 is no longer enabled. */
+	ti_commit(&t2);
+	expect(&sc, "ti2-done", "ti2-done 3");
+	expect_applied(&sc, t2.obj, 3, ": disabled ");
+
+	/* Another client's window: ours leave; its text input enters. */
+	memset(&other, 0, sizeof(other));
+	t_connect(&other.t);
+	og = globals(other.t.display);
+	ti_make(&to, &other, &og, 'o');
+	win_create(&other.t, &c);
+	other.named[2] = c.s;
+	win_initial_commit(&c);
+	win_draw(&c, 50, 50, BLUE);
+	wait_mapped(&sc.t, &cx, &cy, "the other client's window");
+	expect(&sc, "ti1-leave", "ti1-leave B");
+	expect(&sc, "ti2-leave", "ti2-leave B");
+	expect(&other, "tio-enter", "tio-enter C");
+
+	/* Without the focus: commits counted, no done, state ignored. */
+	mark = sc.len;
+	zwp_text_input_v3_enable(t1.obj);
+	ti_commit(&t1);
+	ti_commit(&t1);
+	sync(&sc);
+	none_since(&sc, mark, "ti1-done", "no done without the focus");
+
+	/* A click on A brings the keyboard back: done counts all seven. */
+	fifo_move(&sc.f, ax + 5, ay + 5);
+	fifo_key(&sc.f, BTN_LEFT, 1);
+	fifo_key(&sc.f, BTN_LEFT, 0);
+	expect(&other, "tio-leave", "tio-leave C");
+	expect(&sc, "ti1-enter", "ti1-enter A");
+	expect(&sc, "ti2-enter", "ti2-enter A");
+	ti_commit(&t1);
+	expect(&sc, "ti1-done", "ti1-done 8");
+	expect_applied(&sc, t1.obj, 8, ": disabled ");
+	none_since(&sc, 0, "ti1-preedit", "no preedit (no input method)");
+	none_since(&sc, 0, "ti1-commit-string", "no commit_string");
+	zwp_text_input_v3_destroy(t2.obj);
+	zwp_text_input_v3_destroy(t1.obj);
+	sync(&sc);
+	wl_display_disconnect(other.t.display);
+	sc_stop(&sc);
+}
+
+/* The focused surface destroyed: its text inputs get no leave for it,
+ * and enter with the next focus. */
+static void test_text_input_destroyed(void)
+{
+	static struct sc sc;
+	struct globals g;
+	struct ti t1;
+	struct win a, b;
+	int ax, ay, bx, by;
+	size_t mark;
+
+	sc_start(&sc, 7);
+	sc_keyboard(&sc);
+	g = globals(sc.t.display);
+	ti_make(&t1, &sc, &g, '1');
+	sc_window(&sc, &a, 0, 100, RED, &ax, &ay);
+	expect(&sc, "ti1-enter", "ti1-enter A");
+	sc_window(&sc, &b, 1, 60, GREEN, &bx, &by);
+	expect(&sc, "ti1-leave", "ti1-leave A");
+	expect(&sc, "ti1-enter", "ti1-enter B");
+	zwp_text_input_v3_enable(t1.obj);
+	ti_commit(&t1);
+	expect(&sc, "ti1-done", "ti1-done 1");
+	/* The wl_surface first: the keyboard and the text input forget it
+	 * without leave; its role unmaps and A gets the focus. */
+	mark = sc.len;
+	wl_surface_destroy(b.s);
+	xdg_toplevel_destroy(b.tl);
+	xdg_surface_destroy(b.xs);
+	sc.named[1] = NULL;
+	expect(&sc, "kb-enter", "kb-enter A keys");
+	expect(&sc, "ti1-enter", "ti1-enter A");
+	none_since(&sc, mark, "ti1-leave", "no leave for the destroyed surface");
+	ti_commit(&t1);
+	expect(&sc, "ti1-done", "ti1-done 2");
+	expect_applied(&sc, t1.obj, 2, ": disabled ");
+	zwp_text_input_v3_destroy(t1.obj);
+	sc_stop(&sc);
+}
+
+static const struct harness_test tests[] = {
+	{ "constraints-lock", test_lock },
+	{ "constraints-oneshot", test_oneshot },
+	{ "constraints-confine", test_confine },
+	{ "constraints-already", test_already },
+	{ "constraints-gone", test_gone },
+	{ "constraints-unmapped", test_unmapped },
+	{ "text-input", test_text_input },
+	{ "text-input-destroyed", test_text_input_destroyed },
+};
+
+int main(int argc, char **argv)
+{
+	return harness_main("test-constraints", tests,
+			    sizeof(tests) / sizeof(tests[0]), argc, argv);
+}
