@@ -450,6 +450,13 @@ void wlseal_scene_map(struct wlseal_scene *scene, struct wlseal_scene_view *v)
 	wl_signal_emit(&scene->map_signal, v);
 }
 
+int32_t wlseal_scene_fit(int32_t v, int64_t size, int32_t out)
+{
+	if ((int64_t)v + size <= out)
+		return v;
+	return size >= out ? 0 : (int32_t)(out - size);
+}
+
 void wlseal_scene_unmap(struct wlseal_scene *scene,
 			struct wlseal_scene_view *v)
 {

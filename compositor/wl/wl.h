@@ -2,7 +2,7 @@
 /*
  * wl.h - the protocol objects: wl_compositor, wl_surface and wl_region
  * (surface.c, region.c), wl_subcompositor and wl_subsurface
- * (subcompositor.c), xdg-shell (xdg-shell.c, xdg-toplevel.c,
+ * (subcompositor.c), wl_shell (wl-shell.c), xdg-shell (xdg-shell.c, xdg-toplevel.c,
  * xdg-popup.c, xdg-positioner.c), xdg-output (xdg-output.c), the
  * relative pointer (relative-pointer.c), the
  * xdg-decoration manager (xdg-decoration.c), wp_viewporter
@@ -133,6 +133,10 @@ struct wlseal_surface {
 	 * surface keyboard focus or takes it away; NULL: the surface can
 	 * never have it. */
 	void (*role_activate)(struct wlseal_surface *surface, bool activated);
+	/* Role (a window: xdg_toplevel, a wl_shell toplevel): an embedder
+	 * puts it at @x, @y on the output (the window geometry's origin),
+	 * now or when it maps; NULL: the role has no such place. */
+	void (*role_place)(struct wlseal_surface *surface, int32_t x, int32_t y);
 	void *role;
 	struct wl_signal destroy_signal;
 	/* The state was applied (after role_commit): subsurfaces apply
@@ -372,6 +376,10 @@ void wlseal_xdg_popup_commit(struct wlseal_xdg_popup *popup);
 bool wlseal_xdg_popup_ack(struct wlseal_xdg_popup *popup, uint32_t serial);
 /* The xdg_surface goes first: the popup is dismissed, inert. */
 void wlseal_xdg_popup_detach(struct wlseal_xdg_popup *popup);
+
+/* wl-shell.c: wl_shell and wl_shell_surface (version 1). It calls
+ * seat.c (a popup's grab) and is called by no one but main.c. */
+bool wlseal_wl_shell_init(struct wlseal_server *server);
 
 /* xdg-output.c: zxdg_output_manager_v1, version 3 */
 bool wlseal_xdg_output_init(struct wlseal_server *server);

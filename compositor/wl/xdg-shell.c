@@ -48,6 +48,16 @@ static void xdg_surface_role_activate(struct wlseal_surface *s, bool activated)
 		wlseal_xdg_toplevel_set_activated(xs->toplevel, activated);
 }
 
+/* An embedder's place for the toplevel (the WLCS module). */
+static void xdg_surface_role_place(struct wlseal_surface *s, int32_t x,
+				   int32_t y)
+{
+	struct wlseal_xdg_surface *xs = s->role;
+
+	if (xs->toplevel)
+		wlseal_xdg_toplevel_place(xs->toplevel, x, y);
+}
+
 /* xdg_surface */
 
 static void xdg_surface_destroy(struct wl_client *c, struct wl_resource *r)
@@ -68,8 +78,10 @@ static void xdg_surface_get_toplevel(struct wl_client *client,
 	wlseal_xdg_toplevel_create(xs, client,
 				   (uint32_t)wl_resource_get_version(r), id);
 	/* Only a toplevel takes keyboard focus (popups never show). */
-	if (xs->toplevel && xs->surface)
+	if (xs->toplevel && xs->surface) {
 		xs->surface->role_activate = xdg_surface_role_activate;
+		xs->surface->role_place = xdg_surface_role_place;
+	}
 }
 
 /* The parent and the positioner are checked in xdg-popup.c. */
@@ -157,6 +169,7 @@ static void xdg_surface_detach(struct wlseal_xdg_surface *xs)
 	/* Before the unmap: the seat, losing its focus there, must not
 	 * configure what is going. */
 	xs->surface->role_activate = NULL;
+	xs->surface->role_place = NULL;
 	xdg_unmap(xs);
 	xs->surface->role_commit = NULL;
 	xs->surface->role = NULL;

@@ -157,16 +157,6 @@ static int32_t spot(struct wlseal_xdg_toplevel *tl, bool x)
 	return v;
 }
 
-/* A new window's slot @v on one axis, for a window @size long (its
- * frame included) on an output @out long: as far back towards 0 as it
- * then fits, and 0 if it cannot fit at all. */
-static int32_t fit(int32_t v, int64_t size, int32_t out)
-{
-	if ((int64_t)v + size <= out)
-		return v;
-	return size >= out ? 0 : (int32_t)(out - size);
-}
-
 /* The window geometry's size, or the surface's without one. */
 static void window_size(struct wlseal_xdg_toplevel *tl, int64_t *w, int64_t *h)
 {
@@ -231,8 +221,8 @@ static void map(struct wlseal_xdg_toplevel *tl)
 		tl->cascade_x = tl->placed_x - f.left;
 		tl->cascade_y = tl->placed_y - f.top;
 	} else if (!tl->acked.maximized && !tl->acked.fullscreen) {
-		tl->cascade_x = fit(s->view.x, w + f.left + f.right, out->width);
-		tl->cascade_y = fit(s->view.y, h + f.top + f.bottom, out->height);
+		tl->cascade_x = wlseal_scene_fit(s->view.x, w + f.left + f.right, out->width);
+		tl->cascade_y = wlseal_scene_fit(s->view.y, h + f.top + f.bottom, out->height);
 	} else {
 		tl->cascade_x = s->view.x;
 		tl->cascade_y = s->view.y;

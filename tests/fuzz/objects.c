@@ -27,6 +27,7 @@ static const struct wl_interface *const interfaces[] = {
 	&zxdg_output_manager_v1_interface, &zxdg_output_v1_interface,
 	&zwp_relative_pointer_manager_v1_interface,
 	&zwp_relative_pointer_v1_interface,
+	&wl_shell_interface, &wl_shell_surface_interface,
 };
 #define N_INTERFACES (sizeof(interfaces) / sizeof(interfaces[0]))
 

@@ -422,7 +422,6 @@ static void position_call(struct wlseal_server *server, void *arg)
 	struct wl_client *client = client_of(pc->s, pc->fd);
 	struct wl_resource *r = client ? wl_client_get_object(client, pc->id) : NULL;
 	struct wlseal_surface *surface;
-	struct wlseal_xdg_surface *xs;
 
 	if (!r || strcmp(wl_resource_get_class(r), "wl_surface") != 0) {
 		wlseal_log("wlcs: position_window_absolute: no wl_surface@%u in that client",
@@ -430,16 +429,14 @@ static void position_call(struct wlseal_server *server, void *arg)
 		return;
 	}
 	surface = wlseal_surface_from_resource(r);
-	/* role_activate: an xdg_surface with a toplevel (xdg-shell.c),
-	 * whose role is the wlseal_xdg_surface. */
-	if (!surface->role_activate) {
-		wlseal_log("wlcs: position_window_absolute: wl_surface@%u is no xdg_toplevel; not moved",
+	/* role_place: a window's role (an xdg_toplevel, a wl_shell
+	 * toplevel) that an embedder may put somewhere. */
+	if (!surface->role_place) {
+		wlseal_log("wlcs: position_window_absolute: wl_surface@%u is no window; not moved",
 			   pc->id);
 		return;
 	}
-	xs = surface->role;
-	if (xs->toplevel)
-		wlseal_xdg_toplevel_place(xs->toplevel, pc->x, pc->y);
+	surface->role_place(surface, pc->x, pc->y);
 }
 
 static void server_position_window_absolute(WlcsDisplayServer *base,
