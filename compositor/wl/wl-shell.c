@@ -192,8 +192,11 @@ static void place(struct shell_surface *ss)
 		x = ss->offset_x;
 		y = ss->offset_y;
 	}
-	if (x != s->view.x || y != s->view.y)
-		wlseal_scene_move(&s->server->scene, &s->view, x, y);
+	if (x == s->view.x && y == s->view.y)
+		return;
+	wlseal_scene_move(&s->server->scene, &s->view, x, y);
+	wlseal_debug("placed pid=%d wl_shell_surface \"%s\" at %d,%d",
+		     client_pid(ss), title(ss), x, y);
 }
 
 static void map_root(struct shell_surface *ss)

@@ -202,15 +202,19 @@ static void call(struct wlcs_server *s, void (*fn)(struct wlseal_server *, void 
 
 static void set_caps(struct wlcs_server *s)
 {
-	/* A desktop seat: a keyboard always (no keys are ever pressed:
-	 * WLCS has no keyboard device), a pointer and touch while WLCS
-	 * holds such a device. */
-	uint32_t caps = WLSEAL_INPUT_KEYBOARD;
+	/* A seat with a keyboard (no key is ever pressed: WLCS has no
+	 * keyboard device) and a touchscreen from the start, as on a
+	 * machine with a built-in screen, and a pointer while WLCS holds
+	 * one. The touchscreen cannot wait for WLCS's touch device: WLCS
+	 * touches down right after making it, before its client has seen
+	 * the new capability and made a wl_touch, and a touch point
+	 * belongs to the wl_touch objects that exist when it goes down.
+	 * A pointer has a place, so one that comes late enters the
+	 * surface under it. */
+	uint32_t caps = WLSEAL_INPUT_KEYBOARD | WLSEAL_INPUT_TOUCH;
 
 	if (s->pointers)
 		caps |= WLSEAL_INPUT_POINTER;
-	if (s->touches)
-		caps |= WLSEAL_INPUT_TOUCH;
 	wlseal_seat_input.caps(s->server->seat, caps);
 }
 
@@ -608,9 +612,12 @@ static struct fake_touch *ft_of(WlcsTouch *t)
 static void touch_event(WlcsTouch *t, int what, wl_fixed_t x, wl_fixed_t y)
 {
 	struct fake_touch *ft = ft_of(t);
+	/* Whole pixels, not wl_fixed_t: WLCS's runner (1.5, and its
+	 * newest sources) hands its int coordinates to touch_down and
+	 * touch_move unconverted, whatever the header's type says; the
+	 * pointer's move_absolute gets wl_fixed_from_int()'s. */
 	struct input_call ic = { .s = ft->dev.s, .what = what, .id = ft->id,
-				 .x = wl_fixed_to_double(x),
-				 .y = wl_fixed_to_double(y) };
+				 .x = (double)x, .y = (double)y };
 
 	call(ic.s, input_call, &ic);
 }
