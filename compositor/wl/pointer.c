@@ -10,8 +10,13 @@
  * the surface-local position) and leave when the cursor goes elsewhere,
  * motion in surface-local coordinates, button, and axis events, each
  * group closed by frame (version 5 on) as the device's SYN_REPORT
- * closes it. No implicit grab for clients: a button held while the
- * cursor leaves does not keep the focus.
+ * closes it. A button pressed on a surface holds the focus there (the
+ * implicit grab) until every button pressed on it is released: motion
+ * meanwhile goes to that surface in its coordinates, wherever the
+ * cursor is (even off the surface, negative or past its size), and no
+ * other surface gets enter; at the last release the surface under the
+ * cursor is found again. The grab ends early when the surface is
+ * unmapped or destroyed (it is left, as below).
  *
  * Views the compositor draws itself (server-side window frames,
  * decor.c) take the pointer through their scene hooks
@@ -87,8 +92,10 @@ static void focus_gone(struct wl_listener *l, void *data)
 {
 	struct wlseal_pointer *p = wl_container_of(l, p, focus.destroy);
 
-	/* The surface is being destroyed: no leave for it. */
+	/* The surface is being destroyed: no leave for it, and the
+	 * implicit grab ends with it. */
 	wlseal_focus_set(&p->focus, NULL);
+	p->held = 0;
 }
 
 void wlseal_pointer_init(struct wlseal_pointer *p, struct wlseal_server *server)
@@ -138,6 +145,8 @@ static void send_enter_to(struct wlseal_pointer *p, struct wl_resource *r,
 {
 	wl_pointer_send_enter(r, p->enter_serial, p->focus.surface->resource,
 			      wl_fixed_from_double(sx), wl_fixed_from_double(sy));
+	p->sx = sx;
+	p->sy = sy;
 	pending(p, r);
 }
 
@@ -187,6 +196,7 @@ static bool set_focus(struct wlseal_pointer *p, struct wlseal_surface *s,
 		}
 	}
 	wlseal_focus_set(&p->focus, s);
+	p->held = 0;
 	if (!s)
 		return true;
 	client = focus_client(p);
@@ -241,16 +251,30 @@ void wlseal_pointer_leave(struct wlseal_pointer *p)
 		wlseal_pointer_frame(p);
 }
 
+/* motion to the focus's client, at (@sx, @sy) on the focus. */
+static void send_motion(struct wlseal_pointer *p, uint32_t time, double sx,
+			double sy)
+{
+	struct wl_resource *r;
+
+	for_each_pointer(r, focus_client(p)) {
+		wl_pointer_send_motion(r, time, wl_fixed_from_double(sx),
+				       wl_fixed_from_double(sy));
+		pending(p, r);
+	}
+	p->sx = sx;
+	p->sy = sy;
+}
+
 void wlseal_pointer_motion(struct wlseal_pointer *p, uint32_t time,
 			   double x, double y)
 {
 	struct wlseal_surface *s;
-	struct wl_resource *r;
-	struct wl_client *client;
 	double sx = 0, sy = 0;
 
 	p->x = x;
 	p->y = y;
+	p->time = time;
 	if (p->grab) {
 		/* Held by the compositor's view: it follows, no one else
 		 * hears of it. */
@@ -258,16 +282,18 @@ void wlseal_pointer_motion(struct wlseal_pointer *p, uint32_t time,
 		p->grab->pointer->drag(p->grab, sx, sy);
 		return;
 	}
-	s = hit(p, &sx, &sy);
+	if (p->held && p->focus.surface) {
+		/* The implicit grab: the surface a button was pressed on
+		 * keeps the focus, no hit test. */
+		s = p->focus.surface;
+		view_local(p, &s->view, &sx, &sy);
+	} else {
+		s = hit(p, &sx, &sy);
+	}
 	/* enter already carries the position. */
 	if (set_focus(p, s, sx, sy) || !s)
 		return;
-	client = focus_client(p);
-	for_each_pointer(r, client) {
-		wl_pointer_send_motion(r, time, wl_fixed_from_double(sx),
-				       wl_fixed_from_double(sy));
-		pending(p, r);
-	}
+	send_motion(p, time, sx, sy);
 }
 
 void wlseal_pointer_rehit(struct wlseal_pointer *p)
@@ -276,8 +302,14 @@ void wlseal_pointer_rehit(struct wlseal_pointer *p)
 	double sx = 0, sy = 0;
 
 	s = hit(p, &sx, &sy);
-	if (set_focus(p, s, sx, sy))
+	if (set_focus(p, s, sx, sy)) {
 		wlseal_pointer_frame(p);
+	} else if (s && (sx != p->sx || sy != p->sy)) {
+		/* The surface moved under a cursor that stayed: the
+		 * cursor moved on it. */
+		send_motion(p, p->time, sx, sy);
+		wlseal_pointer_frame(p);
+	}
 }
 
 void wlseal_pointer_frame_start(struct wlseal_pointer *p)
@@ -285,7 +317,7 @@ void wlseal_pointer_frame_start(struct wlseal_pointer *p)
 	/* However many views were mapped, unmapped or moved since the last
 	 * hit test, one finds where the cursor is now; while a view of the
 	 * compositor's holds the pointer, at its release. */
-	if (!p->grab && p->layout != p->server->scene.layout)
+	if (!p->grab && !p->held && p->layout != p->server->scene.layout)
 		wlseal_pointer_rehit(p);
 }
 
@@ -352,6 +384,12 @@ void wlseal_pointer_button(struct wlseal_pointer *p, uint32_t time,
 					       : WL_POINTER_BUTTON_STATE_RELEASED);
 		pending(p, r);
 	}
+	/* The implicit grab: held while any button pressed here is;
+	 * after the last release, the focus goes where the cursor is. */
+	if (pressed)
+		p->held++;
+	else if (p->held > 0 && --p->held == 0)
+		wlseal_pointer_rehit(p);
 }
 
 void wlseal_pointer_axis(struct wlseal_pointer *p, uint32_t time,

@@ -74,6 +74,10 @@ struct wlseal_pointer {
 	struct wlseal_server *server;
 	struct wlseal_focus focus;
 	double x, y;			/* the cursor, output coordinates */
+	/* Where the focus was last told the cursor is (its coordinates),
+	 * and the time of the last motion. */
+	double sx, sy;
+	uint32_t time;
 	uint32_t enter_serial;
 	uint64_t layout;		/* scene.layout at the last hit test */
 	/* The compositor's own view under the cursor (a window frame:
@@ -86,6 +90,10 @@ struct wlseal_pointer {
 	 * showing (wlseal_pointer_unmapped). */
 	struct wlseal_scene_view *grab;
 	uint32_t grab_button;
+	/* Buttons pressed on the focused surface and not released yet:
+	 * while any is held the focus stays (the implicit grab), motion
+	 * goes to it wherever the cursor is. */
+	int held;
 	/* Who got events since the last frame (at most the client left
 	 * and the one entered). */
 	struct wl_client *frame_clients[2];
@@ -136,6 +144,7 @@ void wlseal_pointer_frame(struct wlseal_pointer *p);
 #define WLSEAL_TOUCH_POINTS 10
 
 struct wlseal_touch_point {
+	struct wlseal_touch *touch;	/* the array it is in */
 	bool down;
 	int32_t id;
 	struct wlseal_focus focus;	/* where it went down; NULL: nowhere */
@@ -144,6 +153,7 @@ struct wlseal_touch_point {
 struct wlseal_touch {
 	struct wlseal_server *server;
 	struct wlseal_touch_point points[WLSEAL_TOUCH_POINTS];
+	uint32_t time;			/* of the last event */
 	/* Who got events since the last frame (one per point at most). */
 	struct wl_client *frame_clients[WLSEAL_TOUCH_POINTS];
 	int n_frame_clients;

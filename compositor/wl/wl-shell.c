@@ -195,6 +195,9 @@ static void place(struct shell_surface *ss)
 	if (x == s->view.x && y == s->view.y)
 		return;
 	wlseal_scene_move(&s->server->scene, &s->view, x, y);
+	/* Also outside a commit (an embedder's place): shown, and the
+	 * pointer finds what is under it, with the next frame. */
+	wlseal_scene_request_frame(&s->server->scene);
 	wlseal_debug("placed pid=%d wl_shell_surface \"%s\" at %d,%d",
 		     client_pid(ss), title(ss), x, y);
 }

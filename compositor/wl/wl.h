@@ -116,6 +116,9 @@ struct wlseal_surface {
 	int32_t scale, transform;
 	struct wlseal_viewport_state viewport;
 	pixman_transform_t xform;
+	/* wl_surface.enter was sent for the output (surface.c): the
+	 * surface shows there; leave when it stops showing. */
+	bool on_output;
 	/* viewporter.c's wp_viewport for this surface, or NULL. */
 	struct wl_resource *viewport_resource;
 

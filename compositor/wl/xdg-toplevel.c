@@ -185,6 +185,10 @@ static void place(struct wlseal_xdg_toplevel *tl)
 	if (x == s->view.x && y == s->view.y)
 		return;
 	wlseal_scene_move(&s->server->scene, &s->view, x, y);
+	/* Not only at a commit (an embedder's place, a frame dragged):
+	 * the move is shown, and the pointer finds what is under it,
+	 * with the next frame. */
+	wlseal_scene_request_frame(&s->server->scene);
 	wlseal_debug("placed pid=%d toplevel \"%s\" at %d,%d%s%s", client_pid(s),
 		     title(tl), x, y, tl->acked.maximized ? " maximized" : "",
 		     tl->acked.fullscreen ? " fullscreen" : "");
