@@ -157,6 +157,8 @@ static void surface_attach(struct wl_client *client, struct wl_resource *r,
 				       "only wl_shm buffers are supported");
 		return;
 	}
+	if (buffer && s->role_attach && !s->role_attach(s))
+		return;
 	s->pending.attached = true;
 	state_set_buffer(&s->pending, buffer);
 }
@@ -491,10 +493,13 @@ static void surface_copy_damage(struct wlseal_surface *s,
 }
 
 /* wl_surface.enter when a commit shows the surface, leave when one
- * hides it: to its client's wl_output objects (output.c's list of its
- * own, O(its binds)). There is one output, and a view shows on it
- * wherever it is. A surface shown or hidden by its parent's commit
- * learns it at its own next commit. */
+ * hides it. There is one output, and a view shows on it wherever it
+ * is. The event names one of the client's wl_output objects (output.c's
+ * list of its own): all stand for the same output, and a client that
+ * bound it 64 times is not sent 64 events for every surface it shows
+ * (libwayland drops a client whose unread events fill its buffer). A
+ * surface shown or hidden by its parent's commit learns it at its own
+ * next commit. */
 static void output_enter_leave(struct wlseal_surface *s)
 {
 	bool shows = wlseal_scene_view_visible(&s->view);
@@ -505,14 +510,13 @@ static void output_enter_leave(struct wlseal_surface *s)
 		return;
 	s->on_output = shows;
 	outputs = wlseal_output_resources(wl_resource_get_client(s->resource));
-	if (!outputs)
+	if (!outputs || wl_list_empty(outputs))
 		return;
-	wl_resource_for_each(o, outputs) {
-		if (shows)
-			wl_surface_send_enter(s->resource, o);
-		else
-			wl_surface_send_leave(s->resource, o);
-	}
+	o = wl_resource_from_link(outputs->next);
+	if (shows)
+		wl_surface_send_enter(s->resource, o);
+	else
+		wl_surface_send_leave(s->resource, o);
 }
 
 /* Makes @st (the pending or the cached state) current. */

@@ -136,6 +136,9 @@ struct wlseal_surface {
 	 * surface keyboard focus or takes it away; NULL: the surface can
 	 * never have it. */
 	void (*role_activate)(struct wlseal_surface *surface, bool activated);
+	/* Role (xdg_surface): a buffer is attached; false: the role
+	 * refused it with a protocol error, and the attach is dropped. */
+	bool (*role_attach)(struct wlseal_surface *surface);
 	/* Role (a window: xdg_toplevel, a wl_shell toplevel): an embedder
 	 * puts it at @x, @y on the output (the window geometry's origin),
 	 * now or when it maps; NULL: the role has no such place. */
@@ -375,6 +378,8 @@ void wlseal_xdg_popup_create(struct wlseal_xdg_surface *xs,
 			     uint32_t id, struct wlseal_xdg_surface *parent,
 			     struct wl_resource *positioner);
 void wlseal_xdg_popup_commit(struct wlseal_xdg_popup *popup);
+/* The popup's first configure was sent (its initial commit answered). */
+bool wlseal_xdg_popup_configure_sent(const struct wlseal_xdg_popup *popup);
 /* xdg_surface.ack_configure; false: @serial was never sent. */
 bool wlseal_xdg_popup_ack(struct wlseal_xdg_popup *popup, uint32_t serial);
 /* The xdg_surface goes first: the popup is dismissed, inert. */
