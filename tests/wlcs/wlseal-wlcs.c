@@ -202,19 +202,17 @@ static void call(struct wlcs_server *s, void (*fn)(struct wlseal_server *, void 
 
 static void set_caps(struct wlcs_server *s)
 {
-	/* A seat with a keyboard (no key is ever pressed: WLCS has no
-	 * keyboard device) and a touchscreen from the start, as on a
-	 * machine with a built-in screen, and a pointer while WLCS holds
-	 * one. The touchscreen cannot wait for WLCS's touch device: WLCS
-	 * touches down right after making it, before its client has seen
-	 * the new capability and made a wl_touch, and a touch point
-	 * belongs to the wl_touch objects that exist when it goes down.
-	 * A pointer has a place, so one that comes late enters the
-	 * surface under it. */
-	uint32_t caps = WLSEAL_INPUT_KEYBOARD | WLSEAL_INPUT_TOUCH;
-
-	if (s->pointers)
-		caps |= WLSEAL_INPUT_POINTER;
+	/* A desktop seat whose devices are there from the start, as on a
+	 * laptop: a keyboard (no key is ever pressed: WLCS has no keyboard
+	 * device), a mouse (its cursor at the output's centre until WLCS
+	 * moves it) and a touchscreen. They cannot wait for WLCS's
+	 * devices: WLCS uses a device right after making it, before its
+	 * clients have seen a new capability and made their wl_pointer or
+	 * wl_touch (a touch point belongs to the wl_touch objects that
+	 * exist when it goes down; a relative pointer needs a wl_pointer
+	 * made when the client connected). */
+	uint32_t caps = WLSEAL_INPUT_KEYBOARD | WLSEAL_INPUT_POINTER |
+			WLSEAL_INPUT_TOUCH;
 	wlseal_seat_input.caps(s->server->seat, caps);
 }
 
