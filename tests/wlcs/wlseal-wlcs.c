@@ -461,9 +461,10 @@ static void server_position_window_absolute(WlcsDisplayServer *base,
 
 struct input_call {
 	struct wlcs_server *s;
-	enum { MOVE, BUTTON, ADD_POINTER, DEL_POINTER,
+	enum { MOVE, MOVE_BY, BUTTON, ADD_POINTER, DEL_POINTER,
 	       TOUCH_DOWN, TOUCH_MOVE, TOUCH_UP, ADD_TOUCH, DEL_TOUCH } what;
-	double x, y;			/* MOVE: absolute; TOUCH_*: position */
+	double x, y;			/* MOVE: absolute; MOVE_BY: the
+					 * motion; TOUCH_*: position */
 	int button;
 	bool pressed;
 	int32_t id;
@@ -481,6 +482,15 @@ static void input_call(struct wlseal_server *server, void *arg)
 		s->px = ic->x;
 		s->py = ic->y;
 		wlseal_seat_input.motion(seat, t, s->px, s->py);
+		break;
+	case MOVE_BY:
+		/* A mouse's motion: the cursor moves, and the relative
+		 * pointers hear of it in the same frame (as input/ reports
+		 * a mouse's EV_REL). */
+		s->px += ic->x;
+		s->py += ic->y;
+		wlseal_seat_input.motion(seat, t, s->px, s->py);
+		wlseal_seat_input.relative(seat, t, ic->x, ic->y);
 		break;
 	case BUTTON:
 		wlseal_seat_input.button(seat, t, (uint32_t)ic->button, ic->pressed);
@@ -529,23 +539,15 @@ static void pointer_move_absolute(WlcsPointer *p, wl_fixed_t x, wl_fixed_t y)
 	call(ic.s, input_call, &ic);
 }
 
-/* Relative to where the pointer is: read on the server's thread. */
-static void move_relative_call(struct wlseal_server *server, void *arg)
-{
-	struct input_call *ic = arg;
-
-	ic->x += ic->s->px;
-	ic->y += ic->s->py;
-	input_call(server, ic);
-}
-
 static void pointer_move_relative(WlcsPointer *p, wl_fixed_t dx, wl_fixed_t dy)
 {
-	struct input_call ic = { .s = fp_of(p)->dev.s, .what = MOVE,
+	/* Relative to where the pointer is: added on the server's
+	 * thread. */
+	struct input_call ic = { .s = fp_of(p)->dev.s, .what = MOVE_BY,
 				 .x = wl_fixed_to_double(dx),
 				 .y = wl_fixed_to_double(dy) };
 
-	call(ic.s, move_relative_call, &ic);
+	call(ic.s, input_call, &ic);
 }
 
 static void pointer_button(WlcsPointer *p, int button, bool pressed)
