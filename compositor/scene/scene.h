@@ -146,6 +146,11 @@ void wlseal_scene_map(struct wlseal_scene *scene, struct wlseal_scene_view *view
  * cannot fit at all (the shells' placement, wl/xdg-toplevel.c and
  * wl/wl-shell.c). */
 int32_t wlseal_scene_fit(int32_t v, int64_t size, int32_t out);
+/* A floating window's origin (@x, @y) after a move, for a window @w
+ * wide: anywhere, as long as some of its top edge (where a title bar is
+ * grabbed) stays on an output @out_w x @out_h. */
+void wlseal_scene_keep_grabbable(int64_t *x, int64_t *y, int32_t w,
+				 int32_t out_w, int32_t out_h);
 /* Hidden, with its children; a child view keeps its place in the stack. */
 void wlseal_scene_unmap(struct wlseal_scene *scene,
 			struct wlseal_scene_view *view);

@@ -18,6 +18,14 @@
  * cursor is found again. The grab ends early when the surface is
  * unmapped or destroyed (it is left, as below).
  *
+ * An interactive move (xdg_toplevel.move, wl_shell_surface.move, through
+ * wlseal_seat_move) is granted while a button pressed on the window (or
+ * its subsurfaces) is held and the request carries that press's serial:
+ * the window is left, and the cursor's motion moves it (its role_move)
+ * until the last button is released, when the surface under the cursor
+ * is found again. No client gets pointer events meanwhile; the move
+ * ends early if the window goes.
+ *
  * Views the compositor draws itself (server-side window frames,
  * decor.c) take the pointer through their scene hooks
  * (wlseal_scene_pointer) instead of a client: over one, the client's
@@ -98,17 +106,28 @@ static void focus_gone(struct wl_listener *l, void *data)
 	p->held = 0;
 }
 
+static void moving_gone(struct wl_listener *l, void *data)
+{
+	struct wlseal_pointer *p = wl_container_of(l, p, moving.destroy);
+
+	/* The window is being destroyed: the move ends with it. */
+	wlseal_focus_set(&p->moving, NULL);
+}
+
 void wlseal_pointer_init(struct wlseal_pointer *p, struct wlseal_server *server)
 {
 	*p = (struct wlseal_pointer){ .server = server };
 	wl_list_init(&p->focus.destroy.link);
 	p->focus.destroy.notify = focus_gone;
+	wl_list_init(&p->moving.destroy.link);
+	p->moving.destroy.notify = moving_gone;
 	p->x = server->output.width / 2;
 	p->y = server->output.height / 2;
 }
 
 void wlseal_pointer_finish(struct wlseal_pointer *p)
 {
+	wlseal_focus_set(&p->moving, NULL);
 	wlseal_focus_set(&p->focus, NULL);
 }
 
@@ -247,6 +266,7 @@ static void view_local(struct wlseal_pointer *p, struct wlseal_scene_view *v,
 void wlseal_pointer_leave(struct wlseal_pointer *p)
 {
 	p->over = p->grab = NULL;
+	wlseal_focus_set(&p->moving, NULL);
 	if (set_focus(p, NULL, 0, 0))
 		wlseal_pointer_frame(p);
 }
@@ -275,6 +295,20 @@ void wlseal_pointer_motion(struct wlseal_pointer *p, uint32_t time,
 	p->x = x;
 	p->y = y;
 	p->time = time;
+	if (p->moving.surface) {
+		/* An interactive move: the window follows the cursor, in
+		 * whole pixels from where the move began. */
+		struct wlseal_surface *w = p->moving.surface;
+		int64_t tx = (int64_t)(x - p->move_x0);
+		int64_t ty = (int64_t)(y - p->move_y0);
+
+		if ((tx != p->moved_x || ty != p->moved_y) && w->role_move)
+			w->role_move(w, (int32_t)(tx - p->moved_x),
+				     (int32_t)(ty - p->moved_y));
+		p->moved_x = tx;
+		p->moved_y = ty;
+		return;
+	}
 	if (p->grab) {
 		/* Held by the compositor's view: it follows, no one else
 		 * hears of it. */
@@ -317,7 +351,8 @@ void wlseal_pointer_frame_start(struct wlseal_pointer *p)
 	/* However many views were mapped, unmapped or moved since the last
 	 * hit test, one finds where the cursor is now; while a view of the
 	 * compositor's holds the pointer, at its release. */
-	if (!p->grab && !p->held && p->layout != p->server->scene.layout)
+	if (!p->grab && !p->held && !p->moving.surface &&
+	    p->layout != p->server->scene.layout)
 		wlseal_pointer_rehit(p);
 }
 
@@ -331,6 +366,9 @@ void wlseal_pointer_unmapped(struct wlseal_pointer *p)
 		p->over = NULL;
 	if (p->grab && !wlseal_scene_view_visible(p->grab))
 		p->grab = NULL;
+	if (p->moving.surface &&
+	    !wlseal_scene_view_visible(&p->moving.surface->view))
+		wlseal_focus_set(&p->moving, NULL);
 	if (p->focus.surface &&
 	    !wlseal_scene_view_visible(&p->focus.surface->view) &&
 	    set_focus(p, NULL, 0, 0))
@@ -371,6 +409,17 @@ void wlseal_pointer_button(struct wlseal_pointer *p, uint32_t time,
 	struct wl_resource *r;
 	uint32_t serial;
 
+	if (p->moving.surface) {
+		/* During a move no client hears of buttons; the last
+		 * release ends it. */
+		if (pressed)
+			p->move_buttons++;
+		else if (--p->move_buttons <= 0) {
+			wlseal_focus_set(&p->moving, NULL);
+			wlseal_pointer_rehit(p);
+		}
+		return;
+	}
 	if (p->grab || (!client && p->over)) {
 		view_button(p, button, pressed);
 		return;
@@ -378,6 +427,8 @@ void wlseal_pointer_button(struct wlseal_pointer *p, uint32_t time,
 	if (!client)
 		return;
 	serial = wl_display_next_serial(p->server->display);
+	if (pressed)
+		p->button_serial = serial;
 	for_each_pointer(r, client) {
 		wl_pointer_send_button(r, serial, time, button,
 				       pressed ? WL_POINTER_BUTTON_STATE_PRESSED
@@ -432,4 +483,30 @@ void wlseal_pointer_frame(struct wlseal_pointer *p)
 			    WL_POINTER_FRAME_SINCE_VERSION)
 				wl_pointer_send_frame(r);
 	p->frame_clients[0] = p->frame_clients[1] = NULL;
+}
+
+bool wlseal_pointer_move(struct wlseal_pointer *p, struct wlseal_surface *s,
+			 uint32_t serial)
+{
+	struct wlseal_scene_view *v;
+	int buttons = p->held;
+
+	if (!p->focus.surface || !buttons || serial != p->button_serial ||
+	    !s->role_move || p->moving.surface)
+		return false;
+	/* The press was on the window or one of its subsurfaces: O(depth). */
+	for (v = &p->focus.surface->view; v->parent; v = v->parent)
+		;
+	if (v != &s->view)
+		return false;
+	if (set_focus(p, NULL, 0, 0))
+		wlseal_pointer_frame(p);
+	wlseal_focus_set(&p->moving, s);
+	p->move_buttons = buttons;
+	p->move_x0 = p->x;
+	p->move_y0 = p->y;
+	p->moved_x = p->moved_y = 0;
+	wlseal_debug("interactive move of wl_surface@%u",
+		     wl_resource_get_id(s->resource));
+	return true;
 }

@@ -90,6 +90,14 @@ struct wlseal_pointer {
 	 * showing (wlseal_pointer_unmapped). */
 	struct wlseal_scene_view *grab;
 	uint32_t grab_button;
+	uint32_t button_serial;		/* of the last press sent */
+	/* An interactive move (wlseal_pointer_move): the window moved,
+	 * the buttons still held, the cursor where it began and how far
+	 * the window has gone. */
+	struct wlseal_focus moving;
+	int move_buttons;
+	double move_x0, move_y0;
+	int64_t moved_x, moved_y;
 	/* Buttons pressed on the focused surface and not released yet:
 	 * while any is held the focus stays (the implicit grab), motion
 	 * goes to it wherever the cursor is. */
@@ -134,6 +142,10 @@ void wlseal_pointer_rehit(struct wlseal_pointer *p);
 void wlseal_pointer_frame_start(struct wlseal_pointer *p);
 /* A view was unmapped: if that hid the focus, leave it now. */
 void wlseal_pointer_unmapped(struct wlseal_pointer *p);
+/* The window @s moves with the cursor while the button pressed on it
+ * with @serial is held; false: none is. */
+bool wlseal_pointer_move(struct wlseal_pointer *p, struct wlseal_surface *s,
+			 uint32_t serial);
 void wlseal_pointer_button(struct wlseal_pointer *p, uint32_t time,
 			   uint32_t button, bool pressed);
 void wlseal_pointer_axis(struct wlseal_pointer *p, uint32_t time,

@@ -34,8 +34,10 @@
  * again as the new kind.
  *
  * One ping per shell surface, when it is made; the pong is noted. move
- * and resize are accepted and do nothing (the seat has no interactive
- * moves); set_title keeps the title for the log, set_class is ignored.
+ * moves a floating window with the cursor while the button pressed on it
+ * is held (wlseal_seat_move, as for xdg_toplevel.move); resize is
+ * accepted and does nothing; set_title keeps the title for the log,
+ * set_class is ignored.
  *
  * The wl_shell_surface has no destroy request: it goes with its
  * wl_surface, destroyed here (the client learns it from delete_id), so
@@ -289,6 +291,22 @@ static void role_place(struct wlseal_surface *s, int32_t x, int32_t y)
 		place(ss);
 }
 
+/* An interactive move (seat.c): a floating window's slot moves. */
+static void role_move(struct wlseal_surface *s, int32_t dx, int32_t dy)
+{
+	struct shell_surface *ss = s->role;
+	int64_t x = (int64_t)ss->slot_x + dx, y = (int64_t)ss->slot_y + dy;
+
+	if (ss->kind != KIND_TOPLEVEL || !s->view.mapped)
+		return;
+	wlseal_scene_keep_grabbable(&x, &y, s->view.width,
+				    ss->server->output.width,
+				    ss->server->output.height);
+	ss->slot_x = (int32_t)x;
+	ss->slot_y = (int32_t)y;
+	place(ss);
+}
+
 /* Children lose their parent: unmapped, shown again only after a new
  * set_* request. */
 static void orphan_children(struct shell_surface *ss)
@@ -334,6 +352,7 @@ static void set_kind(struct shell_surface *ss, enum kind kind,
 	 * place); the seat finds none on a child. */
 	s->role_activate = is_root(kind) ? role_activate : NULL;
 	s->role_place = is_root(kind) ? role_place : NULL;
+	s->role_move = kind == KIND_TOPLEVEL ? role_move : NULL;
 	if (s->has_content)
 		map(ss);
 }
@@ -388,9 +407,16 @@ static void shell_surface_pong(struct wl_client *c, struct wl_resource *r,
 	}
 }
 
+/* An interactive move of a floating window (seat.c). */
 static void shell_surface_move(struct wl_client *c, struct wl_resource *r,
 			       struct wl_resource *seat, uint32_t serial)
 {
+	struct shell_surface *ss = wl_resource_get_user_data(r);
+
+	if (ss->surface && ss->surface->role_move && ss->surface->view.mapped &&
+	    !wlseal_seat_move(wl_resource_get_user_data(seat), ss->surface, serial))
+		wlseal_debug("wl_shell_surface move ignored: no button held "
+			     "on it with serial %u", serial);
 }
 
 static void shell_surface_resize(struct wl_client *c, struct wl_resource *r,
@@ -489,6 +515,7 @@ static void detach(struct shell_surface *ss)
 	 * no role to tell. */
 	s->role_activate = NULL;
 	s->role_place = NULL;
+	s->role_move = NULL;
 	unmap(ss);
 	leave_parent(ss);
 	s->role_commit = NULL;

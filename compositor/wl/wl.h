@@ -143,6 +143,10 @@ struct wlseal_surface {
 	 * puts it at @x, @y on the output (the window geometry's origin),
 	 * now or when it maps; NULL: the role has no such place. */
 	void (*role_place)(struct wlseal_surface *surface, int32_t x, int32_t y);
+	/* Role (a floating window of either shell): an interactive move
+	 * (wlseal_seat_move) moves it by (@dx, @dy); NULL: it cannot be
+	 * moved so. */
+	void (*role_move)(struct wlseal_surface *surface, int32_t dx, int32_t dy);
 	void *role;
 	struct wl_signal destroy_signal;
 	/* The state was applied (after role_commit): subsurfaces apply
@@ -366,6 +370,12 @@ struct wlseal_grab {
 void wlseal_seat_set_grab(struct wlseal_seat *seat, struct wlseal_grab *grab);
 /* The seat's grab, or NULL. */
 struct wlseal_grab *wlseal_seat_grab(struct wlseal_seat *seat);
+/* xdg_toplevel.move, wl_shell_surface.move: while the button pressed on
+ * @s (or its subsurfaces) with @serial stays held, the pointer moves
+ * the window (s->role_move) and no client gets pointer events; false:
+ * no such button is held (the request is ignored). */
+bool wlseal_seat_move(struct wlseal_seat *seat, struct wlseal_surface *s,
+		      uint32_t serial);
 
 /*
  * xdg-popup.c: the xdg_popup role. xdg-shell.c calls in (create,

@@ -77,6 +77,16 @@ static void xdg_surface_role_place(struct wlseal_surface *s, int32_t x,
 		wlseal_xdg_toplevel_place(xs->toplevel, x, y);
 }
 
+/* An interactive move of the toplevel (seat.c). */
+static void xdg_surface_role_move(struct wlseal_surface *s, int32_t dx,
+				  int32_t dy)
+{
+	struct wlseal_xdg_surface *xs = s->role;
+
+	if (xs->toplevel)
+		wlseal_xdg_toplevel_move(xs->toplevel, dx, dy);
+}
+
 /* xdg_surface */
 
 static void xdg_surface_destroy(struct wl_client *c, struct wl_resource *r)
@@ -100,6 +110,7 @@ static void xdg_surface_get_toplevel(struct wl_client *client,
 	if (xs->toplevel && xs->surface) {
 		xs->surface->role_activate = xdg_surface_role_activate;
 		xs->surface->role_place = xdg_surface_role_place;
+		xs->surface->role_move = xdg_surface_role_move;
 	}
 }
 
@@ -189,6 +200,7 @@ static void xdg_surface_detach(struct wlseal_xdg_surface *xs)
 	 * configure what is going. */
 	xs->surface->role_activate = NULL;
 	xs->surface->role_place = NULL;
+	xs->surface->role_move = NULL;
 	xs->surface->role_attach = NULL;
 	xdg_unmap(xs);
 	xs->surface->role_commit = NULL;

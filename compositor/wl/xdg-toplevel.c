@@ -313,9 +313,20 @@ static void toplevel_show_window_menu(struct wl_client *c,
 {
 }
 
+/* An interactive move, while the button pressed on the window with
+ * @serial stays held (seat.c); a maximized or fullscreen window does
+ * not move. */
 static void toplevel_move(struct wl_client *c, struct wl_resource *r,
 			  struct wl_resource *seat, uint32_t serial)
 {
+	struct wlseal_xdg_toplevel *tl = wl_resource_get_user_data(r);
+	struct wlseal_surface *s = tl->xs ? tl->xs->surface : NULL;
+
+	if (!s || !s->view.mapped || tl->acked.maximized || tl->acked.fullscreen)
+		return;
+	if (!wlseal_seat_move(wl_resource_get_user_data(seat), s, serial))
+		wlseal_debug("toplevel \"%s\" move ignored: no button held "
+			     "on it with serial %u", title(tl), serial);
 }
 
 static void toplevel_resize(struct wl_client *c, struct wl_resource *r,
@@ -473,17 +484,14 @@ void wlseal_xdg_toplevel_move(struct wlseal_xdg_toplevel *tl, int32_t dx,
 {
 	struct wlseal_surface *s = tl->xs ? tl->xs->surface : NULL;
 	int64_t x = (int64_t)tl->cascade_x + dx, y = (int64_t)tl->cascade_y + dy;
-	int32_t out_w, out_h;
 
 	if (!s || !s->view.mapped || tl->acked.maximized || tl->acked.fullscreen)
 		return;
 	/* Anywhere, as long as some of the top edge (where the title bar
 	 * is grabbed) stays on the output. */
-	out_w = s->server->output.width;
-	out_h = s->server->output.height;
-	x = x < -(int64_t)s->view.width + 1 ? -(int64_t)s->view.width + 1 : x;
-	x = x > out_w - 1 ? out_w - 1 : x;
-	y = y < 0 ? 0 : y > out_h - 1 ? out_h - 1 : y;
+	wlseal_scene_keep_grabbable(&x, &y, s->view.width,
+				    s->server->output.width,
+				    s->server->output.height);
 	tl->cascade_x = (int32_t)x;
 	tl->cascade_y = (int32_t)y;
 	place(tl);
