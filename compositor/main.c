@@ -565,6 +565,7 @@ int main(int argc, char **argv)
 	    !(server.seat = wlseal_seat_create(&server)) ||
 	    !wlseal_shm_init(&server.shm) || !wlseal_shm_policy_init(&server.shm) ||
 	    !wlseal_xdg_shell_init(&server) ||
+	    !wlseal_wl_shell_init(&server) ||
 	    !wlseal_xdg_decoration_init(&server) ||
 	    !wlseal_xdg_output_init(&server) ||
 	    !wlseal_relative_pointer_init(&server) ||

@@ -20,7 +20,12 @@
  *   popup on the parent, wl/xdg-popup.c, parent_applied), a dismissal
  *   walks the popups on it, and the seat's test of a click against a
  *   grab chain walks the chain (popups nest at most 16 deep) times the
- *   clicked view's depth.
+ *   clicked view's depth. wl_shell_surface (wl/wl-shell.c) is one per
+ *   surface too, and goes with its surface (destroyed with it: the
+ *   interface has no destroy request, so a client making and destroying
+ *   windows holds no dead ones); a transient or popup is a child view of
+ *   its wl_shell parent, 8 levels deep at most, and a parent's unmap or
+ *   destroy walks its own children.
  * - wl_subsurface (subsurfaces, default 1024): every commit of a parent
  *   walks its children (subcompositor.c, parent_applied), a synchronized
  *   tree all the way down, and get_subsurface measures the height of the
@@ -40,7 +45,8 @@
  *   client's list (wl/output.c), which every presented feedback of
  *   that client walks.
  * - everything else (objects, default 65536, counted over all
- *   interfaces): wl_buffer, xdg_positioner (its rules, about 80 bytes),
+ *   interfaces): wl_buffer, wl_shell_surface (a title of at most a
+ *   4 KiB message), xdg_positioner (its rules, about 80 bytes),
  *   xdg_popup, zxdg_output_v1 (no state: everything is sent when it is
  *   made), relative pointers (each motion walks the focused client's
  *   own, wl/relative-pointer.c), pointer constraints (one per surface

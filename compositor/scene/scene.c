@@ -450,6 +450,21 @@ void wlseal_scene_map(struct wlseal_scene *scene, struct wlseal_scene_view *v)
 	wl_signal_emit(&scene->map_signal, v);
 }
 
+int32_t wlseal_scene_fit(int32_t v, int64_t size, int32_t out)
+{
+	if ((int64_t)v + size <= out)
+		return v;
+	return size >= out ? 0 : (int32_t)(out - size);
+}
+
+void wlseal_scene_keep_grabbable(int64_t *x, int64_t *y, int32_t w,
+				 int32_t out_w, int32_t out_h)
+{
+	*x = *x < -(int64_t)w + 1 ? -(int64_t)w + 1 : *x;
+	*x = *x > out_w - 1 ? out_w - 1 : *x;
+	*y = *y < 0 ? 0 : *y > out_h - 1 ? out_h - 1 : *y;
+}
+
 void wlseal_scene_unmap(struct wlseal_scene *scene,
 			struct wlseal_scene_view *v)
 {

@@ -141,6 +141,16 @@ void wlseal_scene_view_init(struct wlseal_scene_view *view,
  * offset and its place in the parent's stack. Both damage the box of
  * all that is stacked on them (scene.c, subtree boxes). */
 void wlseal_scene_map(struct wlseal_scene *scene, struct wlseal_scene_view *view);
+/* A new window's slot @v on one axis, for a window @size long on an
+ * output @out long: as far back towards 0 as it then fits, and 0 if it
+ * cannot fit at all (the shells' placement, wl/xdg-toplevel.c and
+ * wl/wl-shell.c). */
+int32_t wlseal_scene_fit(int32_t v, int64_t size, int32_t out);
+/* A floating window's origin (@x, @y) after a move, for a window @w
+ * wide: anywhere, as long as some of its top edge (where a title bar is
+ * grabbed) stays on an output @out_w x @out_h. */
+void wlseal_scene_keep_grabbable(int64_t *x, int64_t *y, int32_t w,
+				 int32_t out_w, int32_t out_h);
 /* Hidden, with its children; a child view keeps its place in the stack. */
 void wlseal_scene_unmap(struct wlseal_scene *scene,
 			struct wlseal_scene_view *view);

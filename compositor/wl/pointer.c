@@ -10,8 +10,21 @@
  * the surface-local position) and leave when the cursor goes elsewhere,
  * motion in surface-local coordinates, button, and axis events, each
  * group closed by frame (version 5 on) as the device's SYN_REPORT
- * closes it. No implicit grab for clients: a button held while the
- * cursor leaves does not keep the focus.
+ * closes it. A button pressed on a surface holds the focus there (the
+ * implicit grab) until every button pressed on it is released: motion
+ * meanwhile goes to that surface in its coordinates, wherever the
+ * cursor is (even off the surface, negative or past its size), and no
+ * other surface gets enter; at the last release the surface under the
+ * cursor is found again. The grab ends early when the surface is
+ * unmapped or destroyed (it is left, as below).
+ *
+ * An interactive move (xdg_toplevel.move, wl_shell_surface.move, through
+ * wlseal_seat_move) is granted while a button pressed on the window (or
+ * its subsurfaces) is held and the request carries that press's serial:
+ * the window is left, and the cursor's motion moves it (its role_move)
+ * until the last button is released, when the surface under the cursor
+ * is found again. No client gets pointer events meanwhile; the move
+ * ends early if the window goes.
  *
  * Views the compositor draws itself (server-side window frames,
  * decor.c) take the pointer through their scene hooks
@@ -92,8 +105,18 @@ static void focus_gone(struct wl_listener *l, void *data)
 {
 	struct wlseal_pointer *p = wl_container_of(l, p, focus.destroy);
 
-	/* The surface is being destroyed: no leave for it. */
+	/* The surface is being destroyed: no leave for it, and the
+	 * implicit grab ends with it. */
 	wlseal_focus_set(&p->focus, NULL);
+	p->held = 0;
+}
+
+static void moving_gone(struct wl_listener *l, void *data)
+{
+	struct wlseal_pointer *p = wl_container_of(l, p, moving.destroy);
+
+	/* The window is being destroyed: the move ends with it. */
+	wlseal_focus_set(&p->moving, NULL);
 }
 
 void wlseal_pointer_init(struct wlseal_pointer *p, struct wlseal_server *server)
@@ -101,12 +124,15 @@ void wlseal_pointer_init(struct wlseal_pointer *p, struct wlseal_server *server)
 	*p = (struct wlseal_pointer){ .server = server };
 	wl_list_init(&p->focus.destroy.link);
 	p->focus.destroy.notify = focus_gone;
+	wl_list_init(&p->moving.destroy.link);
+	p->moving.destroy.notify = moving_gone;
 	p->x = server->output.width / 2;
 	p->y = server->output.height / 2;
 }
 
 void wlseal_pointer_finish(struct wlseal_pointer *p)
 {
+	wlseal_focus_set(&p->moving, NULL);
 	wlseal_focus_set(&p->focus, NULL);
 }
 
@@ -143,6 +169,8 @@ static void send_enter_to(struct wlseal_pointer *p, struct wl_resource *r,
 {
 	wl_pointer_send_enter(r, p->enter_serial, p->focus.surface->resource,
 			      wl_fixed_from_double(sx), wl_fixed_from_double(sy));
+	p->sx = sx;
+	p->sy = sy;
 	pending(p, r);
 }
 
@@ -193,6 +221,7 @@ static bool set_focus(struct wlseal_pointer *p, struct wlseal_surface *s,
 		}
 	}
 	wlseal_focus_set(&p->focus, s);
+	p->held = 0;
 	if (s) {
 		client = focus_client(p);
 		p->enter_serial = wl_display_next_serial(p->server->display);
@@ -246,20 +275,49 @@ static void view_local(struct wlseal_pointer *p, struct wlseal_scene_view *v,
 void wlseal_pointer_leave(struct wlseal_pointer *p)
 {
 	p->over = p->grab = NULL;
+	wlseal_focus_set(&p->moving, NULL);
 	if (set_focus(p, NULL, 0, 0))
 		wlseal_pointer_frame(p);
+}
+
+/* motion to the focus's client, at (@sx, @sy) on the focus. */
+static void send_motion(struct wlseal_pointer *p, uint32_t time, double sx,
+			double sy)
+{
+	struct wl_resource *r;
+
+	for_each_pointer(r, focus_client(p)) {
+		wl_pointer_send_motion(r, time, wl_fixed_from_double(sx),
+				       wl_fixed_from_double(sy));
+		pending(p, r);
+	}
+	p->sx = sx;
+	p->sy = sy;
 }
 
 void wlseal_pointer_motion(struct wlseal_pointer *p, uint32_t time,
 			   double x, double y)
 {
 	struct wlseal_surface *s;
-	struct wl_resource *r;
-	struct wl_client *client;
 	double sx = 0, sy = 0;
 
 	p->x = x;
 	p->y = y;
+	p->time = time;
+	if (p->moving.surface) {
+		/* An interactive move: the window follows the cursor, in
+		 * whole pixels from where the move began. */
+		struct wlseal_surface *w = p->moving.surface;
+		int64_t tx = (int64_t)(x - p->move_x0);
+		int64_t ty = (int64_t)(y - p->move_y0);
+
+		if ((tx != p->moved_x || ty != p->moved_y) && w->role_move)
+			w->role_move(w, (int32_t)(tx - p->moved_x),
+				     (int32_t)(ty - p->moved_y));
+		p->moved_x = tx;
+		p->moved_y = ty;
+		return;
+	}
 	if (p->grab) {
 		/* Held by the compositor's view: it follows, no one else
 		 * hears of it. */
@@ -267,20 +325,22 @@ void wlseal_pointer_motion(struct wlseal_pointer *p, uint32_t time,
 		p->grab->pointer->drag(p->grab, sx, sy);
 		return;
 	}
-	s = hit(p, &sx, &sy);
+	if (p->held && p->focus.surface) {
+		/* The implicit grab: the surface a button was pressed on
+		 * keeps the focus, no hit test. */
+		s = p->focus.surface;
+		view_local(p, &s->view, &sx, &sy);
+	} else {
+		s = hit(p, &sx, &sy);
+	}
 	/* enter already carries the position. */
 	if (set_focus(p, s, sx, sy) || !s)
 		return;
 	/* A locked pointer sends no motion (the cursor stays put, input/
 	 * was told so through the seat); the client's relative pointers
 	 * still get the mouse's. */
-	client = focus_client(p);
 	if (!wlseal_constraint_locked(p))
-		for_each_pointer(r, client) {
-			wl_pointer_send_motion(r, time, wl_fixed_from_double(sx),
-					       wl_fixed_from_double(sy));
-			pending(p, r);
-		}
+		send_motion(p, time, sx, sy);
 	/* Into the region of a constraint of the focus: it begins. */
 	wlseal_constraint_update(p, s);
 }
@@ -291,10 +351,19 @@ void wlseal_pointer_rehit(struct wlseal_pointer *p)
 	double sx = 0, sy = 0;
 
 	s = hit(p, &sx, &sy);
-	if (set_focus(p, s, sx, sy))
+	if (set_focus(p, s, sx, sy)) {
 		wlseal_pointer_frame(p);
-	else
+	} else if (s && (sx != p->sx || sy != p->sy)) {
+		/* The surface moved under a cursor that stayed: the
+		 * cursor moved on it (not while it is locked). */
+		if (!wlseal_constraint_locked(p)) {
+			send_motion(p, p->time, sx, sy);
+			wlseal_pointer_frame(p);
+		}
+		wlseal_constraint_update(p, s);
+	} else {
 		wlseal_constraint_update(p, s);	/* the surface moved */
+	}
 }
 
 void wlseal_pointer_frame_start(struct wlseal_pointer *p)
@@ -302,7 +371,8 @@ void wlseal_pointer_frame_start(struct wlseal_pointer *p)
 	/* However many views were mapped, unmapped or moved since the last
 	 * hit test, one finds where the cursor is now; while a view of the
 	 * compositor's holds the pointer, at its release. */
-	if (!p->grab && p->layout != p->server->scene.layout)
+	if (!p->grab && !p->held && !p->moving.surface &&
+	    p->layout != p->server->scene.layout)
 		wlseal_pointer_rehit(p);
 }
 
@@ -316,6 +386,9 @@ void wlseal_pointer_unmapped(struct wlseal_pointer *p)
 		p->over = NULL;
 	if (p->grab && !wlseal_scene_view_visible(p->grab))
 		p->grab = NULL;
+	if (p->moving.surface &&
+	    !wlseal_scene_view_visible(&p->moving.surface->view))
+		wlseal_focus_set(&p->moving, NULL);
 	if (p->focus.surface &&
 	    !wlseal_scene_view_visible(&p->focus.surface->view) &&
 	    set_focus(p, NULL, 0, 0))
@@ -356,6 +429,17 @@ void wlseal_pointer_button(struct wlseal_pointer *p, uint32_t time,
 	struct wl_resource *r;
 	uint32_t serial;
 
+	if (p->moving.surface) {
+		/* During a move no client hears of buttons; the last
+		 * release ends it. */
+		if (pressed)
+			p->move_buttons++;
+		else if (--p->move_buttons <= 0) {
+			wlseal_focus_set(&p->moving, NULL);
+			wlseal_pointer_rehit(p);
+		}
+		return;
+	}
 	if (p->grab || (!client && p->over)) {
 		view_button(p, button, pressed);
 		return;
@@ -363,12 +447,20 @@ void wlseal_pointer_button(struct wlseal_pointer *p, uint32_t time,
 	if (!client)
 		return;
 	serial = wl_display_next_serial(p->server->display);
+	if (pressed)
+		p->button_serial = serial;
 	for_each_pointer(r, client) {
 		wl_pointer_send_button(r, serial, time, button,
 				       pressed ? WL_POINTER_BUTTON_STATE_PRESSED
 					       : WL_POINTER_BUTTON_STATE_RELEASED);
 		pending(p, r);
 	}
+	/* The implicit grab: held while any button pressed here is;
+	 * after the last release, the focus goes where the cursor is. */
+	if (pressed)
+		p->held++;
+	else if (p->held > 0 && --p->held == 0)
+		wlseal_pointer_rehit(p);
 }
 
 void wlseal_pointer_axis(struct wlseal_pointer *p, uint32_t time,
@@ -411,4 +503,30 @@ void wlseal_pointer_frame(struct wlseal_pointer *p)
 			    WL_POINTER_FRAME_SINCE_VERSION)
 				wl_pointer_send_frame(r);
 	p->frame_clients[0] = p->frame_clients[1] = NULL;
+}
+
+bool wlseal_pointer_move(struct wlseal_pointer *p, struct wlseal_surface *s,
+			 uint32_t serial)
+{
+	struct wlseal_scene_view *v;
+	int buttons = p->held;
+
+	if (!p->focus.surface || !buttons || serial != p->button_serial ||
+	    !s->role_move || p->moving.surface)
+		return false;
+	/* The press was on the window or one of its subsurfaces: O(depth). */
+	for (v = &p->focus.surface->view; v->parent; v = v->parent)
+		;
+	if (v != &s->view)
+		return false;
+	if (set_focus(p, NULL, 0, 0))
+		wlseal_pointer_frame(p);
+	wlseal_focus_set(&p->moving, s);
+	p->move_buttons = buttons;
+	p->move_x0 = p->x;
+	p->move_y0 = p->y;
+	p->moved_x = p->moved_y = 0;
+	wlseal_debug("interactive move of wl_surface@%u",
+		     wl_resource_get_id(s->resource));
+	return true;
 }

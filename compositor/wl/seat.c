@@ -224,6 +224,12 @@ struct wlseal_grab *wlseal_seat_grab(struct wlseal_seat *seat)
 	return seat->grab;
 }
 
+bool wlseal_seat_move(struct wlseal_seat *seat, struct wlseal_surface *s,
+		      uint32_t serial)
+{
+	return wlseal_pointer_move(&seat->pointer, s, serial);
+}
+
 /*
  * The topmost mapped toplevel, or NULL: the top view of the scene, in
  * O(1), never a walk of the views. Only xdg-toplevel.c maps top-level

@@ -74,6 +74,10 @@ struct wlseal_pointer {
 	struct wlseal_server *server;
 	struct wlseal_focus focus;
 	double x, y;			/* the cursor, output coordinates */
+	/* Where the focus was last told the cursor is (its coordinates),
+	 * and the time of the last motion. */
+	double sx, sy;
+	uint32_t time;
 	uint32_t enter_serial;
 	uint64_t layout;		/* scene.layout at the last hit test */
 	/* The compositor's own view under the cursor (a window frame:
@@ -86,6 +90,18 @@ struct wlseal_pointer {
 	 * showing (wlseal_pointer_unmapped). */
 	struct wlseal_scene_view *grab;
 	uint32_t grab_button;
+	uint32_t button_serial;		/* of the last press sent */
+	/* An interactive move (wlseal_pointer_move): the window moved,
+	 * the buttons still held, the cursor where it began and how far
+	 * the window has gone. */
+	struct wlseal_focus moving;
+	int move_buttons;
+	double move_x0, move_y0;
+	int64_t moved_x, moved_y;
+	/* Buttons pressed on the focused surface and not released yet:
+	 * while any is held the focus stays (the implicit grab), motion
+	 * goes to it wherever the cursor is. */
+	int held;
 	/* Who got events since the last frame (at most the client left
 	 * and the one entered). */
 	struct wl_client *frame_clients[2];
@@ -126,6 +142,10 @@ void wlseal_pointer_rehit(struct wlseal_pointer *p);
 void wlseal_pointer_frame_start(struct wlseal_pointer *p);
 /* A view was unmapped: if that hid the focus, leave it now. */
 void wlseal_pointer_unmapped(struct wlseal_pointer *p);
+/* The window @s moves with the cursor while the button pressed on it
+ * with @serial is held; false: none is. */
+bool wlseal_pointer_move(struct wlseal_pointer *p, struct wlseal_surface *s,
+			 uint32_t serial);
 void wlseal_pointer_button(struct wlseal_pointer *p, uint32_t time,
 			   uint32_t button, bool pressed);
 void wlseal_pointer_axis(struct wlseal_pointer *p, uint32_t time,
@@ -136,6 +156,7 @@ void wlseal_pointer_frame(struct wlseal_pointer *p);
 #define WLSEAL_TOUCH_POINTS 10
 
 struct wlseal_touch_point {
+	struct wlseal_touch *touch;	/* the array it is in */
 	bool down;
 	int32_t id;
 	struct wlseal_focus focus;	/* where it went down; NULL: nowhere */
@@ -144,6 +165,7 @@ struct wlseal_touch_point {
 struct wlseal_touch {
 	struct wlseal_server *server;
 	struct wlseal_touch_point points[WLSEAL_TOUCH_POINTS];
+	uint32_t time;			/* of the last event */
 	/* Who got events since the last frame (one per point at most). */
 	struct wl_client *frame_clients[WLSEAL_TOUCH_POINTS];
 	int n_frame_clients;

@@ -157,6 +157,8 @@ static void surface_attach(struct wl_client *client, struct wl_resource *r,
 				       "only wl_shm buffers are supported");
 		return;
 	}
+	if (buffer && s->role_attach && !s->role_attach(s))
+		return;
 	s->pending.attached = true;
 	state_set_buffer(&s->pending, buffer);
 }
@@ -490,6 +492,33 @@ static void surface_copy_damage(struct wlseal_surface *s,
 	wlseal_buffer_commit(s->buffer, spans, n);
 }
 
+/* wl_surface.enter when a commit shows the surface, leave when one
+ * hides it. There is one output, and a view shows on it wherever it
+ * is. The event names one of the client's wl_output objects (output.c's
+ * list of its own): all stand for the same output, and a client that
+ * bound it 64 times is not sent 64 events for every surface it shows
+ * (libwayland drops a client whose unread events fill its buffer). A
+ * surface shown or hidden by its parent's commit learns it at its own
+ * next commit. */
+static void output_enter_leave(struct wlseal_surface *s)
+{
+	bool shows = wlseal_scene_view_visible(&s->view);
+	struct wl_list *outputs;
+	struct wl_resource *o;
+
+	if (shows == s->on_output)
+		return;
+	s->on_output = shows;
+	outputs = wlseal_output_resources(wl_resource_get_client(s->resource));
+	if (!outputs || wl_list_empty(outputs))
+		return;
+	o = wl_resource_from_link(outputs->next);
+	if (shows)
+		wl_surface_send_enter(s->resource, o);
+	else
+		wl_surface_send_leave(s->resource, o);
+}
+
 /* Makes @st (the pending or the cached state) current. */
 static void surface_apply(struct wlseal_surface *s,
 			  struct wlseal_surface_state *st)
@@ -595,6 +624,7 @@ static void surface_apply(struct wlseal_surface *s,
 	if (s->role_commit)
 		s->role_commit(s);
 	wl_signal_emit(&s->apply_signal, s);
+	output_enter_leave(s);
 
 	/* A surface that was mapped and is no more (a desynchronized
 	 * subsurface's NULL attach) left damage, and the pointer's focus

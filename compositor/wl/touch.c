@@ -14,7 +14,9 @@
  * (the device's SYN_REPORT). A point that lands on no surface is
  * remembered, so that its motion and up are dropped and not sent to
  * whatever lies under them later. When the owning surface is destroyed
- * the point stays, with no owner: its motion and up go nowhere. When the
+ * its client is told the point went up (up and frame: the point was the
+ * surface's, and the surface is gone), and the point stays for the
+ * device, with no owner: its motion and up go nowhere. When the
  * seat loses its touch capability, every client that owns a point gets
  * cancel.
  *
@@ -46,11 +48,28 @@ static void unlink_resource(struct wl_resource *r)
 	wl_list_remove(wl_resource_get_link(r));
 }
 
+static struct wl_list *touches_of(struct wl_client *client);
+static struct wl_client *point_client(const struct wlseal_touch_point *pt);
+
+#define for_each_touch(r, client)					\
+	for (struct wl_list *l_ = touches_of(client); l_; l_ = NULL)	\
+		wl_resource_for_each(r, l_)
+
 static void point_focus_gone(struct wl_listener *l, void *data)
 {
 	struct wlseal_touch_point *pt = wl_container_of(l, pt, focus.destroy);
+	struct wlseal_touch *t = pt->touch;
+	struct wl_client *client = point_client(pt);
+	struct wl_resource *r;
+	uint32_t serial = wl_display_next_serial(t->server->display);
 
-	/* The surface is being destroyed: the point goes on unowned. */
+	/* The surface is being destroyed: the point is over for its
+	 * client (a client that is going holds no wl_touch any more:
+	 * seat-client.c forgets them first), and goes on unowned. */
+	for_each_touch(r, client) {
+		wl_touch_send_up(r, serial, t->time, pt->id);
+		wl_touch_send_frame(r);
+	}
 	wlseal_focus_set(&pt->focus, NULL);
 }
 
@@ -58,6 +77,7 @@ void wlseal_touch_init(struct wlseal_touch *t, struct wlseal_server *server)
 {
 	*t = (struct wlseal_touch){ .server = server };
 	for (int i = 0; i < WLSEAL_TOUCH_POINTS; i++) {
+		t->points[i].touch = t;
 		wl_list_init(&t->points[i].focus.destroy.link);
 		t->points[i].focus.destroy.notify = point_focus_gone;
 	}
@@ -90,10 +110,6 @@ static struct wl_list *touches_of(struct wl_client *client)
 
 	return sc ? &sc->touches : NULL;
 }
-
-#define for_each_touch(r, client)					\
-	for (struct wl_list *l_ = touches_of(client); l_; l_ = NULL)	\
-		wl_resource_for_each(r, l_)
 
 static struct wl_client *point_client(const struct wlseal_touch_point *pt)
 {
@@ -133,6 +149,7 @@ void wlseal_touch_down(struct wlseal_touch *t, uint32_t time, int32_t id,
 	double sx = 0, sy = 0;
 	uint32_t serial;
 
+	t->time = time;
 	if (pt) {
 		wlseal_log("touch point %d went down twice: the second ignored",
 			   (int)id);
@@ -175,6 +192,7 @@ void wlseal_touch_motion(struct wlseal_touch *t, uint32_t time, int32_t id,
 	struct wl_resource *r;
 	int64_t ox, oy;
 
+	t->time = time;
 	if (!client)
 		return;
 	wlseal_scene_view_origin(&pt->focus.surface->view, &ox, &oy);
@@ -192,6 +210,7 @@ void wlseal_touch_up(struct wlseal_touch *t, uint32_t time, int32_t id)
 	struct wl_resource *r;
 	uint32_t serial;
 
+	t->time = time;
 	if (!pt)
 		return;
 	if (client) {

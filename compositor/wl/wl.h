@@ -2,7 +2,7 @@
 /*
  * wl.h - the protocol objects: wl_compositor, wl_surface and wl_region
  * (surface.c, region.c), wl_subcompositor and wl_subsurface
- * (subcompositor.c), xdg-shell (xdg-shell.c, xdg-toplevel.c,
+ * (subcompositor.c), wl_shell (wl-shell.c), xdg-shell (xdg-shell.c, xdg-toplevel.c,
  * xdg-popup.c, xdg-positioner.c), xdg-output (xdg-output.c), the
  * relative pointer (relative-pointer.c), pointer constraints
  * (pointer-constraints.c), text input (text-input.c), the
@@ -117,6 +117,9 @@ struct wlseal_surface {
 	int32_t scale, transform;
 	struct wlseal_viewport_state viewport;
 	pixman_transform_t xform;
+	/* wl_surface.enter was sent for the output (surface.c): the
+	 * surface shows there; leave when it stops showing. */
+	bool on_output;
 	/* viewporter.c's wp_viewport for this surface, or NULL. */
 	struct wl_resource *viewport_resource;
 	/* pointer-constraints.c's lock or confinement on this surface (at
@@ -137,6 +140,17 @@ struct wlseal_surface {
 	 * surface keyboard focus or takes it away; NULL: the surface can
 	 * never have it. */
 	void (*role_activate)(struct wlseal_surface *surface, bool activated);
+	/* Role (xdg_surface): a buffer is attached; false: the role
+	 * refused it with a protocol error, and the attach is dropped. */
+	bool (*role_attach)(struct wlseal_surface *surface);
+	/* Role (a window: xdg_toplevel, a wl_shell toplevel): an embedder
+	 * puts it at @x, @y on the output (the window geometry's origin),
+	 * now or when it maps; NULL: the role has no such place. */
+	void (*role_place)(struct wlseal_surface *surface, int32_t x, int32_t y);
+	/* Role (a floating window of either shell): an interactive move
+	 * (wlseal_seat_move) moves it by (@dx, @dy); NULL: it cannot be
+	 * moved so. */
+	void (*role_move)(struct wlseal_surface *surface, int32_t dx, int32_t dy);
 	void *role;
 	struct wl_signal destroy_signal;
 	/* The state was applied (after role_commit): subsurfaces apply
@@ -360,6 +374,12 @@ struct wlseal_grab {
 void wlseal_seat_set_grab(struct wlseal_seat *seat, struct wlseal_grab *grab);
 /* The seat's grab, or NULL. */
 struct wlseal_grab *wlseal_seat_grab(struct wlseal_seat *seat);
+/* xdg_toplevel.move, wl_shell_surface.move: while the button pressed on
+ * @s (or its subsurfaces) with @serial stays held, the pointer moves
+ * the window (s->role_move) and no client gets pointer events; false:
+ * no such button is held (the request is ignored). */
+bool wlseal_seat_move(struct wlseal_seat *seat, struct wlseal_surface *s,
+		      uint32_t serial);
 
 /*
  * xdg-popup.c: the xdg_popup role. xdg-shell.c calls in (create,
@@ -372,10 +392,16 @@ void wlseal_xdg_popup_create(struct wlseal_xdg_surface *xs,
 			     uint32_t id, struct wlseal_xdg_surface *parent,
 			     struct wl_resource *positioner);
 void wlseal_xdg_popup_commit(struct wlseal_xdg_popup *popup);
+/* The popup's first configure was sent (its initial commit answered). */
+bool wlseal_xdg_popup_configure_sent(const struct wlseal_xdg_popup *popup);
 /* xdg_surface.ack_configure; false: @serial was never sent. */
 bool wlseal_xdg_popup_ack(struct wlseal_xdg_popup *popup, uint32_t serial);
 /* The xdg_surface goes first: the popup is dismissed, inert. */
 void wlseal_xdg_popup_detach(struct wlseal_xdg_popup *popup);
+
+/* wl-shell.c: wl_shell and wl_shell_surface (version 1). It calls
+ * seat.c (a popup's grab) and is called by no one but main.c. */
+bool wlseal_wl_shell_init(struct wlseal_server *server);
 
 /* xdg-output.c: zxdg_output_manager_v1, version 3 */
 bool wlseal_xdg_output_init(struct wlseal_server *server);

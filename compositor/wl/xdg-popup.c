@@ -524,6 +524,11 @@ void wlseal_xdg_popup_commit(struct wlseal_xdg_popup *p)
 	}
 }
 
+bool wlseal_xdg_popup_configure_sent(const struct wlseal_xdg_popup *p)
+{
+	return p->initial_sent;
+}
+
 bool wlseal_xdg_popup_ack(struct wlseal_xdg_popup *p, uint32_t serial)
 {
 	int i;

@@ -48,6 +48,45 @@ static void xdg_surface_role_activate(struct wlseal_surface *s, bool activated)
 		wlseal_xdg_toplevel_set_activated(xs->toplevel, activated);
 }
 
+/* "Any attempts by a client to attach or manipulate a buffer prior to
+ * the first xdg_surface.configure call must also be treated as errors"
+ * (xdg_surface): a buffer attached before the role answered the
+ * initial commit. A buffer attached after that configure was sent, and
+ * before it was acked, waits for the ack (xdg-toplevel.c). */
+static bool xdg_surface_role_attach(struct wlseal_surface *s)
+{
+	struct wlseal_xdg_surface *xs = s->role;
+
+	if (xs->toplevel ? xs->toplevel->initial_sent :
+	    xs->popup && wlseal_xdg_popup_configure_sent(xs->popup))
+		return true;
+	wl_resource_post_error(xs->resource, XDG_SURFACE_ERROR_UNCONFIGURED_BUFFER,
+			       "a buffer attached to wl_surface@%u before its "
+			       "first xdg_surface.configure",
+			       wl_resource_get_id(s->resource));
+	return false;
+}
+
+/* An embedder's place for the toplevel (the WLCS module). */
+static void xdg_surface_role_place(struct wlseal_surface *s, int32_t x,
+				   int32_t y)
+{
+	struct wlseal_xdg_surface *xs = s->role;
+
+	if (xs->toplevel)
+		wlseal_xdg_toplevel_place(xs->toplevel, x, y);
+}
+
+/* An interactive move of the toplevel (seat.c). */
+static void xdg_surface_role_move(struct wlseal_surface *s, int32_t dx,
+				  int32_t dy)
+{
+	struct wlseal_xdg_surface *xs = s->role;
+
+	if (xs->toplevel)
+		wlseal_xdg_toplevel_move(xs->toplevel, dx, dy);
+}
+
 /* xdg_surface */
 
 static void xdg_surface_destroy(struct wl_client *c, struct wl_resource *r)
@@ -68,8 +107,11 @@ static void xdg_surface_get_toplevel(struct wl_client *client,
 	wlseal_xdg_toplevel_create(xs, client,
 				   (uint32_t)wl_resource_get_version(r), id);
 	/* Only a toplevel takes keyboard focus (popups never show). */
-	if (xs->toplevel && xs->surface)
+	if (xs->toplevel && xs->surface) {
 		xs->surface->role_activate = xdg_surface_role_activate;
+		xs->surface->role_place = xdg_surface_role_place;
+		xs->surface->role_move = xdg_surface_role_move;
+	}
 }
 
 /* The parent and the positioner are checked in xdg-popup.c. */
@@ -157,6 +199,9 @@ static void xdg_surface_detach(struct wlseal_xdg_surface *xs)
 	/* Before the unmap: the seat, losing its focus there, must not
 	 * configure what is going. */
 	xs->surface->role_activate = NULL;
+	xs->surface->role_place = NULL;
+	xs->surface->role_move = NULL;
+	xs->surface->role_attach = NULL;
 	xdg_unmap(xs);
 	xs->surface->role_commit = NULL;
 	xs->surface->role = NULL;
@@ -212,9 +257,20 @@ static void wm_base_get_xdg_surface(struct wl_client *client,
 	struct wlseal_surface *s = wlseal_surface_from_resource(surface_resource);
 	struct wlseal_xdg_surface *xs;
 
-	if (s->role || s->buffer) {
+	if (s->role) {
 		wl_resource_post_error(r, XDG_WM_BASE_ERROR_ROLE,
-				       "surface already has a role or a buffer");
+				       "wl_surface@%u already has a role",
+				       wl_resource_get_id(surface_resource));
+		return;
+	}
+	/* "Creating an xdg_surface from a wl_surface which has a buffer
+	 * attached or committed is a client error." */
+	if (s->buffer || s->has_content ||
+	    (s->pending.attached && s->pending.buffer)) {
+		wl_resource_post_error(r, XDG_WM_BASE_ERROR_INVALID_SURFACE_STATE,
+				       "wl_surface@%u has a buffer attached or "
+				       "committed",
+				       wl_resource_get_id(surface_resource));
 		return;
 	}
 	xs = calloc(1, sizeof(*xs));
@@ -237,6 +293,7 @@ static void wm_base_get_xdg_surface(struct wl_client *client,
 	wl_resource_add_destroy_listener(r, &xs->wm_base_destroy);
 	s->role = xs;
 	s->role_commit = xdg_surface_role_commit;
+	s->role_attach = xdg_surface_role_attach;
 	xs->surface_destroy.notify = xdg_surface_surface_destroyed;
 	wl_signal_add(&s->destroy_signal, &xs->surface_destroy);
 	wl_resource_set_implementation(xs->resource, &xdg_surface_impl, xs,

@@ -157,16 +157,6 @@ static int32_t spot(struct wlseal_xdg_toplevel *tl, bool x)
 	return v;
 }
 
-/* A new window's slot @v on one axis, for a window @size long (its
- * frame included) on an output @out long: as far back towards 0 as it
- * then fits, and 0 if it cannot fit at all. */
-static int32_t fit(int32_t v, int64_t size, int32_t out)
-{
-	if ((int64_t)v + size <= out)
-		return v;
-	return size >= out ? 0 : (int32_t)(out - size);
-}
-
 /* The window geometry's size, or the surface's without one. */
 static void window_size(struct wlseal_xdg_toplevel *tl, int64_t *w, int64_t *h)
 {
@@ -195,6 +185,10 @@ static void place(struct wlseal_xdg_toplevel *tl)
 	if (x == s->view.x && y == s->view.y)
 		return;
 	wlseal_scene_move(&s->server->scene, &s->view, x, y);
+	/* Not only at a commit (an embedder's place, a frame dragged):
+	 * the move is shown, and the pointer finds what is under it,
+	 * with the next frame. */
+	wlseal_scene_request_frame(&s->server->scene);
 	wlseal_debug("placed pid=%d toplevel \"%s\" at %d,%d%s%s", client_pid(s),
 		     title(tl), x, y, tl->acked.maximized ? " maximized" : "",
 		     tl->acked.fullscreen ? " fullscreen" : "");
@@ -231,8 +225,8 @@ static void map(struct wlseal_xdg_toplevel *tl)
 		tl->cascade_x = tl->placed_x - f.left;
 		tl->cascade_y = tl->placed_y - f.top;
 	} else if (!tl->acked.maximized && !tl->acked.fullscreen) {
-		tl->cascade_x = fit(s->view.x, w + f.left + f.right, out->width);
-		tl->cascade_y = fit(s->view.y, h + f.top + f.bottom, out->height);
+		tl->cascade_x = wlseal_scene_fit(s->view.x, w + f.left + f.right, out->width);
+		tl->cascade_y = wlseal_scene_fit(s->view.y, h + f.top + f.bottom, out->height);
 	} else {
 		tl->cascade_x = s->view.x;
 		tl->cascade_y = s->view.y;
@@ -319,9 +313,20 @@ static void toplevel_show_window_menu(struct wl_client *c,
 {
 }
 
+/* An interactive move, while the button pressed on the window with
+ * @serial stays held (seat.c); a maximized or fullscreen window does
+ * not move. */
 static void toplevel_move(struct wl_client *c, struct wl_resource *r,
 			  struct wl_resource *seat, uint32_t serial)
 {
+	struct wlseal_xdg_toplevel *tl = wl_resource_get_user_data(r);
+	struct wlseal_surface *s = tl->xs ? tl->xs->surface : NULL;
+
+	if (!s || !s->view.mapped || tl->acked.maximized || tl->acked.fullscreen)
+		return;
+	if (!wlseal_seat_move(wl_resource_get_user_data(seat), s, serial))
+		wlseal_debug("toplevel \"%s\" move ignored: no button held "
+			     "on it with serial %u", title(tl), serial);
 }
 
 static void toplevel_resize(struct wl_client *c, struct wl_resource *r,
@@ -479,17 +484,14 @@ void wlseal_xdg_toplevel_move(struct wlseal_xdg_toplevel *tl, int32_t dx,
 {
 	struct wlseal_surface *s = tl->xs ? tl->xs->surface : NULL;
 	int64_t x = (int64_t)tl->cascade_x + dx, y = (int64_t)tl->cascade_y + dy;
-	int32_t out_w, out_h;
 
 	if (!s || !s->view.mapped || tl->acked.maximized || tl->acked.fullscreen)
 		return;
 	/* Anywhere, as long as some of the top edge (where the title bar
 	 * is grabbed) stays on the output. */
-	out_w = s->server->output.width;
-	out_h = s->server->output.height;
-	x = x < -(int64_t)s->view.width + 1 ? -(int64_t)s->view.width + 1 : x;
-	x = x > out_w - 1 ? out_w - 1 : x;
-	y = y < 0 ? 0 : y > out_h - 1 ? out_h - 1 : y;
+	wlseal_scene_keep_grabbable(&x, &y, s->view.width,
+				    s->server->output.width,
+				    s->server->output.height);
 	tl->cascade_x = (int32_t)x;
 	tl->cascade_y = (int32_t)y;
 	place(tl);

@@ -135,6 +135,7 @@ static void ptr_motion(void *data, struct wl_pointer *p, uint32_t time,
 static void ptr_button(void *data, struct wl_pointer *p, uint32_t serial,
 		       uint32_t time, uint32_t button, uint32_t state)
 {
+	((struct sc *)data)->button_serial = serial;
 	note(data, "ptr-button %u %s", button, state ? "pressed" : "released");
 }
 

@@ -29,6 +29,7 @@ struct sc {
 	uint32_t keymap_format, keymap_size;
 	int32_t repeat_rate, repeat_delay;
 	uint32_t last_serial;		/* key serials must grow */
+	uint32_t button_serial;		/* of the last button event */
 	struct wl_surface *named[4];	/* "A", "B", ... in the log */
 	char log[32768];
 	size_t len, from;		/* from: expect() has read so far */

@@ -426,10 +426,79 @@ static void test_dropped(void)
 	sc_stop(&sc);
 }
 
+/* The compositor's next "placed" line is at @x, @y. */
+static void expect_placed_at(struct t *t, int x, int y, const char *what)
+{
+	char line[256];
+	int px, py;
+
+	if (!proc_wait(&t->c.p, &t->log_from, "placed pid=", TIMEOUT_MS, line,
+		       sizeof(line)) ||
+	    sscanf(strstr(line, " at "), " at %d,%d", &px, &py) != 2)
+		fail("%s: never placed", what);
+	check(px == x && py == y, "%s: placed at %d,%d (want %d,%d)", what, px,
+	      py, x, y);
+}
+
+/*
+ * xdg_toplevel.move: granted with the serial of the press that is
+ * held on the window; the window is left, follows the cursor, and at the
+ * release takes the pointer where the cursor is. A move with another
+ * serial, or with no button held, is ignored.
+ */
+static void test_move(void)
+{
+	static struct sc sc;
+	struct win a;
+	int ax, ay;
+
+	sc_start(&sc, 8);
+	sc_pointer(&sc);
+	sc_window(&sc, &a, 0, 40, RED, &ax, &ay);
+	fifo_move(&sc.f, ax + 10, ay + 10);
+	expect(&sc, "ptr-", "ptr-enter A 10.00 10.00");
+	expect(&sc, "ptr-", "ptr-frame");
+
+	/* No button held: ignored. */
+	xdg_toplevel_move(a.tl, sc.seat, sc.button_serial);
+	wl_display_roundtrip(sc.t.display);
+	if (!proc_wait(&sc.t.c.p, &sc.t.log_from, "move ignored", TIMEOUT_MS,
+		       NULL, 0))
+		fail("a move without a button held was not ignored");
+	fifo_key(&sc.f, BTN_LEFT, 1);
+	expect(&sc, "ptr-", "ptr-button 272 pressed");
+	expect(&sc, "ptr-", "ptr-frame");
+	/* Another serial: ignored. */
+	xdg_toplevel_move(a.tl, sc.seat, sc.button_serial + 1);
+	wl_display_roundtrip(sc.t.display);
+	if (!proc_wait(&sc.t.c.p, &sc.t.log_from, "move ignored", TIMEOUT_MS,
+		       NULL, 0))
+		fail("a move with another serial was not ignored");
+
+	xdg_toplevel_move(a.tl, sc.seat, sc.button_serial);
+	wl_display_flush(sc.t.display);
+	expect(&sc, "ptr-", "ptr-leave A");
+	expect(&sc, "ptr-", "ptr-frame");
+	fifo_move(&sc.f, ax + 10 + 30, ay + 10 + 20);
+	expect_placed_at(&sc.t, ax + 30, ay + 20, "moved with the cursor");
+	fifo_move(&sc.f, ax + 10 + 50, ay + 10 + 5);
+	expect_placed_at(&sc.t, ax + 50, ay + 5, "and on");
+	fifo_key(&sc.f, BTN_LEFT, 0);
+	/* The release goes to no client; the window is under the cursor
+	 * at the same spot on it. */
+	expect(&sc, "ptr-", "ptr-enter A 10.00 10.00");
+	check(!strstr(sc.log, "ptr-button 272 released"),
+	      "no client saw the release that ended the move");
+	screenshot(&sc.t);
+	expect_rect(&sc.t, ax + 50, ay + 5, 40, 40, RED, "the window at its new place");
+	sc_stop(&sc);
+}
+
 static const struct harness_test tests[] = {
 	{ "input-keymap", test_keymap },
 	{ "input-keys", test_keys },
 	{ "input-pointer", test_pointer },
+	{ "input-move", test_move },
 	{ "input-dropped", test_dropped },
 	{ "input-vanish", test_vanish },
 	{ "input-bad-path", test_bad_path },

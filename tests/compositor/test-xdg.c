@@ -179,6 +179,58 @@ static void test_maximized(void)
 }
 
 /*
+ * Buffers before the first configure: "Creating an xdg_surface from a
+ * wl_surface which has a buffer attached or committed is a client
+ * error, and any attempts by a client to attach or manipulate a buffer
+ * prior to the first xdg_surface.configure call must also be treated as
+ * errors." After that configure (before its ack) an attach is fine, and
+ * the buffer waits for the ack.
+ */
+static void test_buffer_errors(void)
+{
+	static struct t t;
+	struct wl_surface *s;
+	struct win w;
+
+	t_start(&t);
+	win_create(&t, &w);
+	wl_surface_attach(w.s, solid(&t, 10, 10, RED), 0, 0);
+	expect_error(&t, "a buffer attached before the initial commit",
+		     "xdg_surface", XDG_SURFACE_ERROR_UNCONFIGURED_BUFFER);
+
+	s = surface(&t);
+	xdg_wm_base_get_xdg_surface(t.wm_base, s);
+	wl_surface_attach(s, solid(&t, 10, 10, RED), 0, 0);
+	expect_error(&t, "a buffer attached to an xdg_surface without a role",
+		     "xdg_surface", XDG_SURFACE_ERROR_UNCONFIGURED_BUFFER);
+
+	s = surface(&t);
+	wl_surface_attach(s, solid(&t, 10, 10, RED), 0, 0);
+	xdg_wm_base_get_xdg_surface(t.wm_base, s);
+	expect_error(&t, "an xdg_surface for a surface with a buffer attached",
+		     "xdg_wm_base", XDG_WM_BASE_ERROR_INVALID_SURFACE_STATE);
+
+	s = surface(&t);
+	show(&t, s, 10, 10, RED);
+	xdg_wm_base_get_xdg_surface(t.wm_base, s);
+	expect_error(&t, "an xdg_surface for a surface with a buffer committed",
+		     "xdg_wm_base", XDG_WM_BASE_ERROR_INVALID_SURFACE_STATE);
+
+	/* A NULL attach is no buffer. */
+	win_create(&t, &w);
+	wl_surface_attach(w.s, NULL, 0, 0);
+	win_initial_commit(&w);
+	/* Attached after the configure, before the ack: no error, not
+	 * shown until acked. */
+	show(&t, w.s, 100, 80, RED);
+	screenshot(&t);
+	expect_rect(&t, 0, 0, OUT_W, OUT_H, BACKGROUND, "not shown before the ack");
+	win_draw(&w, 100, 80, RED);
+	expect_mapped_at(&t, CASCADE_X0, CASCADE_Y0, "shown once acked");
+	t_stop(&t);
+}
+
+/*
  * Configures the client has not acked yet: acking an older one is fine
  * (and drops those before it), the newest one decides; a serial never
  * sent is an error. A client that never acks gets only a few.
@@ -645,7 +697,10 @@ static void test_decoration(void)
 		     "zxdg_toplevel_decoration_v1",
 		     ZXDG_TOPLEVEL_DECORATION_V1_ERROR_ORPHANED);
 
+	/* Attached after the first configure (before that the attach
+	 * itself is an xdg_surface error), not yet acked nor committed. */
 	win_create(&t, &w2);
+	win_initial_commit(&w2);
 	wl_surface_attach(w2.s, solid(&t, 10, 10, RED), 0, 0);
 	deco_create(&t, &dc, &w2);
 	expect_error(&t, "a decoration for a toplevel with a buffer attached",
@@ -741,6 +796,7 @@ static const struct harness_test tests[] = {
 	{ "xdg-fullscreen-mapped", test_fullscreen_mapped },
 	{ "xdg-maximized", test_maximized },
 	{ "xdg-serials", test_serials },
+	{ "xdg-buffer-errors", test_buffer_errors },
 	{ "xdg-unmap", test_unmap },
 	{ "xdg-geometry", test_geometry },
 	{ "xdg-place-output-sized", test_place_output_sized },

@@ -30,6 +30,7 @@ static const struct wl_interface *const interfaces[] = {
 	&zwp_pointer_constraints_v1_interface, &zwp_locked_pointer_v1_interface,
 	&zwp_confined_pointer_v1_interface,
 	&zwp_text_input_manager_v3_interface, &zwp_text_input_v3_interface,
+	&wl_shell_interface, &wl_shell_surface_interface,
 };
 #define N_INTERFACES (sizeof(interfaces) / sizeof(interfaces[0]))
 

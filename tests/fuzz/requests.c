@@ -575,6 +575,24 @@ void scaffold(struct conn *c, struct stats *st)
 	}
 	if (chance(&c->rng, 300))
 		popup_scaffold(c, st);
+	/* A wl_shell surface of some kind: a toplevel, or a transient or
+	 * popup on whatever shell surface the arguments pick. */
+	if (comp && chance(&c->rng, 300)) {
+		uint32_t shell = pick_object(c, &wl_shell_interface);
+		uint32_t ss;
+
+		if (shell) {
+			send_request(c, st, comp, WL_COMPOSITOR_CREATE_SURFACE);
+			send_request(c, st, shell, WL_SHELL_GET_SHELL_SURFACE);
+			ss = pick_object(c, &wl_shell_surface_interface);
+			if (ss)
+				send_request(c, st, ss, chance(&c->rng, 500) ?
+					     WL_SHELL_SURFACE_SET_TOPLEVEL :
+					     chance(&c->rng, 500) ?
+					     WL_SHELL_SURFACE_SET_TRANSIENT :
+					     WL_SHELL_SURFACE_SET_POPUP);
+		}
+	}
 	{
 		uint32_t shm = pick_object(c, &wl_shm_interface);
 

@@ -202,15 +202,17 @@ static void call(struct wlcs_server *s, void (*fn)(struct wlseal_server *, void 
 
 static void set_caps(struct wlcs_server *s)
 {
-	/* A desktop seat: a keyboard always (no keys are ever pressed:
-	 * WLCS has no keyboard device), a pointer and touch while WLCS
-	 * holds such a device. */
-	uint32_t caps = WLSEAL_INPUT_KEYBOARD;
-
-	if (s->pointers)
-		caps |= WLSEAL_INPUT_POINTER;
-	if (s->touches)
-		caps |= WLSEAL_INPUT_TOUCH;
+	/* A desktop seat whose devices are there from the start, as on a
+	 * laptop: a keyboard (no key is ever pressed: WLCS has no keyboard
+	 * device), a mouse (its cursor at the output's centre until WLCS
+	 * moves it) and a touchscreen. They cannot wait for WLCS's
+	 * devices: WLCS uses a device right after making it, before its
+	 * clients have seen a new capability and made their wl_pointer or
+	 * wl_touch (a touch point belongs to the wl_touch objects that
+	 * exist when it goes down; a relative pointer needs a wl_pointer
+	 * made when the client connected). */
+	uint32_t caps = WLSEAL_INPUT_KEYBOARD | WLSEAL_INPUT_POINTER |
+			WLSEAL_INPUT_TOUCH;
 	wlseal_seat_input.caps(s->server->seat, caps);
 }
 
@@ -422,7 +424,6 @@ static void position_call(struct wlseal_server *server, void *arg)
 	struct wl_client *client = client_of(pc->s, pc->fd);
 	struct wl_resource *r = client ? wl_client_get_object(client, pc->id) : NULL;
 	struct wlseal_surface *surface;
-	struct wlseal_xdg_surface *xs;
 
 	if (!r || strcmp(wl_resource_get_class(r), "wl_surface") != 0) {
 		wlseal_log("wlcs: position_window_absolute: no wl_surface@%u in that client",
@@ -430,16 +431,14 @@ static void position_call(struct wlseal_server *server, void *arg)
 		return;
 	}
 	surface = wlseal_surface_from_resource(r);
-	/* role_activate: an xdg_surface with a toplevel (xdg-shell.c),
-	 * whose role is the wlseal_xdg_surface. */
-	if (!surface->role_activate) {
-		wlseal_log("wlcs: position_window_absolute: wl_surface@%u is no xdg_toplevel; not moved",
+	/* role_place: a window's role (an xdg_toplevel, a wl_shell
+	 * toplevel) that an embedder may put somewhere. */
+	if (!surface->role_place) {
+		wlseal_log("wlcs: position_window_absolute: wl_surface@%u is no window; not moved",
 			   pc->id);
 		return;
 	}
-	xs = surface->role;
-	if (xs->toplevel)
-		wlseal_xdg_toplevel_place(xs->toplevel, pc->x, pc->y);
+	surface->role_place(surface, pc->x, pc->y);
 }
 
 static void server_position_window_absolute(WlcsDisplayServer *base,
@@ -462,9 +461,10 @@ static void server_position_window_absolute(WlcsDisplayServer *base,
 
 struct input_call {
 	struct wlcs_server *s;
-	enum { MOVE, BUTTON, ADD_POINTER, DEL_POINTER,
+	enum { MOVE, MOVE_BY, BUTTON, ADD_POINTER, DEL_POINTER,
 	       TOUCH_DOWN, TOUCH_MOVE, TOUCH_UP, ADD_TOUCH, DEL_TOUCH } what;
-	double x, y;			/* MOVE: absolute; TOUCH_*: position */
+	double x, y;			/* MOVE: absolute; MOVE_BY: the
+					 * motion; TOUCH_*: position */
 	int button;
 	bool pressed;
 	int32_t id;
@@ -486,6 +486,15 @@ static void input_call(struct wlseal_server *server, void *arg)
 		s->px = ic->x;
 		s->py = ic->y;
 		wlseal_seat_input.motion(seat, t, s->px, s->py);
+		break;
+	case MOVE_BY:
+		/* A mouse's motion: the cursor moves, and the relative
+		 * pointers hear of it in the same frame (as input/ reports
+		 * a mouse's EV_REL). */
+		s->px += ic->x;
+		s->py += ic->y;
+		wlseal_seat_input.motion(seat, t, s->px, s->py);
+		wlseal_seat_input.relative(seat, t, ic->x, ic->y);
 		break;
 	case BUTTON:
 		wlseal_seat_input.button(seat, t, (uint32_t)ic->button, ic->pressed);
@@ -534,23 +543,15 @@ static void pointer_move_absolute(WlcsPointer *p, wl_fixed_t x, wl_fixed_t y)
 	call(ic.s, input_call, &ic);
 }
 
-/* Relative to where the pointer is: read on the server's thread. */
-static void move_relative_call(struct wlseal_server *server, void *arg)
-{
-	struct input_call *ic = arg;
-
-	ic->x += ic->s->px;
-	ic->y += ic->s->py;
-	input_call(server, ic);
-}
-
 static void pointer_move_relative(WlcsPointer *p, wl_fixed_t dx, wl_fixed_t dy)
 {
-	struct input_call ic = { .s = fp_of(p)->dev.s, .what = MOVE,
+	/* Relative to where the pointer is: added on the server's
+	 * thread. */
+	struct input_call ic = { .s = fp_of(p)->dev.s, .what = MOVE_BY,
 				 .x = wl_fixed_to_double(dx),
 				 .y = wl_fixed_to_double(dy) };
 
-	call(ic.s, move_relative_call, &ic);
+	call(ic.s, input_call, &ic);
 }
 
 static void pointer_button(WlcsPointer *p, int button, bool pressed)
@@ -615,9 +616,12 @@ static struct fake_touch *ft_of(WlcsTouch *t)
 static void touch_event(WlcsTouch *t, int what, wl_fixed_t x, wl_fixed_t y)
 {
 	struct fake_touch *ft = ft_of(t);
+	/* Whole pixels, not wl_fixed_t: WLCS's runner (1.5, and its
+	 * newest sources) hands its int coordinates to touch_down and
+	 * touch_move unconverted, whatever the header's type says; the
+	 * pointer's move_absolute gets wl_fixed_from_int()'s. */
 	struct input_call ic = { .s = ft->dev.s, .what = what, .id = ft->id,
-				 .x = wl_fixed_to_double(x),
-				 .y = wl_fixed_to_double(y) };
+				 .x = (double)x, .y = (double)y };
 
 	call(ic.s, input_call, &ic);
 }
