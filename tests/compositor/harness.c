@@ -474,3 +474,50 @@ int harness_main(const char *prog, const struct harness_test *tests, size_t n,
 	fprintf(stderr, "usage: %s --list | TEST\n", prog);
 	return 2;
 }
+
+struct bind_state {
+	const struct global_want *want;
+	int n;
+};
+
+static void bind_global(void *data, struct wl_registry *r, uint32_t name,
+			const char *iface, uint32_t version)
+{
+	const struct bind_state *b = data;
+
+	for (int i = 0; i < b->n; i++)
+		if (!*b->want[i].out && !strcmp(iface, b->want[i].name))
+			*b->want[i].out = wl_registry_bind(r, name,
+							   b->want[i].iface,
+							   b->want[i].version);
+}
+
+static void bind_global_remove(void *data, struct wl_registry *r,
+			       uint32_t name)
+{
+}
+
+static const struct wl_registry_listener bind_listener = {
+	.global = bind_global,
+	.global_remove = bind_global_remove,
+};
+
+void bind_globals(struct wl_display *d, const struct global_want *want,
+		  int n)
+{
+	struct bind_state b = { want, n };
+	struct wl_registry *r = wl_display_get_registry(d);
+	char missing[256] = "";
+
+	wl_registry_add_listener(r, &bind_listener, &b);
+	if (wl_display_roundtrip(d) < 0)
+		fail("roundtrip for the globals: %s", strerror(errno));
+	wl_registry_destroy(r);
+	for (int i = 0; i < n; i++)
+		if (!*want[i].out)
+			snprintf(missing + strlen(missing),
+				 sizeof(missing) - strlen(missing), " %s",
+				 want[i].name);
+	if (missing[0])
+		fail("not advertised:%s", missing);
+}

@@ -78,7 +78,21 @@ void comp_screenshot(struct comp *c, size_t *from, uint8_t **rgb,
 extern char last_client_log[1024];
 /* wl_display_connect(NULL) with libwayland-client's log kept in
  * last_client_log; fails the test when it cannot connect. */
+struct wl_display;
+struct wl_interface;
 struct wl_display *connect_display(void);
+
+/* A global to bind: the first one named @name, at @version, into *@out. */
+struct global_want {
+	const char *name;
+	const struct wl_interface *iface;
+	uint32_t version;
+	void **out;
+};
+/* Binds each of @n globals of @d (one roundtrip); fails naming every one
+ * the compositor does not advertise. */
+void bind_globals(struct wl_display *d, const struct global_want *want,
+		  int n);
 
 /* A memfd of @size bytes with @seals added (-1: without MFD_ALLOW_SEALING);
  * fails the test when it cannot make one. */

@@ -43,42 +43,23 @@ struct globals {
 	struct wl_seat *seat;
 };
 
-static void reg_global(void *data, struct wl_registry *r, uint32_t name,
-		       const char *iface, uint32_t version)
-{
-	struct globals *g = data;
-
-	if (!strcmp(iface, "zwp_pointer_constraints_v1"))
-		g->constraints = wl_registry_bind(r, name,
-			&zwp_pointer_constraints_v1_interface, 1);
-	else if (!strcmp(iface, "zwp_relative_pointer_manager_v1"))
-		g->relative = wl_registry_bind(r, name,
-			&zwp_relative_pointer_manager_v1_interface, 1);
-	else if (!strcmp(iface, "zwp_text_input_manager_v3"))
-		g->text_input = wl_registry_bind(r, name,
-			&zwp_text_input_manager_v3_interface, 1);
-	else if (!strcmp(iface, "wl_seat") && !g->seat)
-		g->seat = wl_registry_bind(r, name, &wl_seat_interface, 5);
-}
-
-static void reg_remove(void *data, struct wl_registry *r, uint32_t name)
-{
-}
-
-static const struct wl_registry_listener reg_listener = {
-	.global = reg_global, .global_remove = reg_remove,
-};
-
 static struct globals globals(struct wl_display *d)
 {
-	struct wl_registry *r = wl_display_get_registry(d);
 	struct globals g = { 0 };
+	const struct global_want want[] = {
+		{ "zwp_pointer_constraints_v1",
+		  &zwp_pointer_constraints_v1_interface, 1,
+		  (void **)&g.constraints },
+		{ "zwp_relative_pointer_manager_v1",
+		  &zwp_relative_pointer_manager_v1_interface, 1,
+		  (void **)&g.relative },
+		{ "zwp_text_input_manager_v3",
+		  &zwp_text_input_manager_v3_interface, 1,
+		  (void **)&g.text_input },
+		{ "wl_seat", &wl_seat_interface, 5, (void **)&g.seat },
+	};
 
-	wl_registry_add_listener(r, &reg_listener, &g);
-	if (wl_display_roundtrip(d) < 0 || !g.constraints || !g.relative ||
-	    !g.text_input || !g.seat)
-		fail("zwp_pointer_constraints_v1, zwp_relative_pointer_manager_v1, "
-		     "zwp_text_input_manager_v3 or wl_seat missing");
+	bind_globals(d, want, 4);
 	return g;
 }
 

@@ -51,34 +51,17 @@ struct globals {
 	struct wl_seat *seat;
 };
 
-static void reg_global(void *data, struct wl_registry *r, uint32_t name,
-		       const char *iface, uint32_t version)
-{
-	struct globals *g = data;
-
-	if (!strcmp(iface, "zwp_relative_pointer_manager_v1"))
-		g->manager = wl_registry_bind(r, name,
-			&zwp_relative_pointer_manager_v1_interface, 1);
-	else if (!strcmp(iface, "wl_seat") && !g->seat)
-		g->seat = wl_registry_bind(r, name, &wl_seat_interface, 5);
-}
-
-static void reg_remove(void *data, struct wl_registry *r, uint32_t name)
-{
-}
-
-static const struct wl_registry_listener reg_listener = {
-	.global = reg_global, .global_remove = reg_remove,
-};
-
 static struct globals globals(struct wl_display *d)
 {
-	struct wl_registry *r = wl_display_get_registry(d);
 	struct globals g = { 0 };
+	const struct global_want want[] = {
+		{ "zwp_relative_pointer_manager_v1",
+		  &zwp_relative_pointer_manager_v1_interface, 1,
+		  (void **)&g.manager },
+		{ "wl_seat", &wl_seat_interface, 5, (void **)&g.seat },
+	};
 
-	wl_registry_add_listener(r, &reg_listener, &g);
-	if (wl_display_roundtrip(d) < 0 || !g.manager || !g.seat)
-		fail("no zwp_relative_pointer_manager_v1 or wl_seat");
+	bind_globals(d, want, 2);
 	return g;
 }
 

@@ -30,27 +30,6 @@ struct globals {
 	struct wl_seat *seat;
 };
 
-static void shell_global(void *data, struct wl_registry *r, uint32_t name,
-			 const char *iface, uint32_t version)
-{
-	struct globals *g = data;
-
-	if (!strcmp(iface, "wl_shell"))
-		g->shell = wl_registry_bind(r, name, &wl_shell_interface, 1);
-	else if (!strcmp(iface, "wl_seat"))
-		g->seat = wl_registry_bind(r, name, &wl_seat_interface, 1);
-}
-
-static void shell_global_remove(void *data, struct wl_registry *r,
-				uint32_t name)
-{
-}
-
-static const struct wl_registry_listener shell_reg_listener = {
-	.global = shell_global,
-	.global_remove = shell_global_remove,
-};
-
 static struct wl_seat *the_seat;
 
 /* The wl_shell global of @t's connection (and its wl_seat, for
@@ -58,12 +37,12 @@ static struct wl_seat *the_seat;
 static struct wl_shell *bind_shell(struct t *t)
 {
 	struct globals g = { 0 };
-	struct wl_registry *reg = wl_display_get_registry(t->display);
+	const struct global_want want[] = {
+		{ "wl_shell", &wl_shell_interface, 1, (void **)&g.shell },
+		{ "wl_seat", &wl_seat_interface, 1, (void **)&g.seat },
+	};
 
-	wl_registry_add_listener(reg, &shell_reg_listener, &g);
-	if (wl_display_roundtrip(t->display) < 0 || !g.shell || !g.seat)
-		fail("no wl_shell or wl_seat global");
-	wl_registry_destroy(reg);
+	bind_globals(t->display, want, 2);
 	the_seat = g.seat;
 	return g.shell;
 }
