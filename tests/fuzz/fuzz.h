@@ -138,6 +138,14 @@ void handle_event(struct conn *c, const uint32_t *p, size_t size);
 uint32_t pick_object_of(struct conn *c, const struct wl_interface *iface, bool free);
 uint32_t pick_object(struct conn *c, const struct wl_interface *iface);
 uint32_t wire_id(uint32_t slot);
+/*
+ * The event at the start of @in (@len bytes read into a buffer of @cap):
+ * its size once it is all there, 0 while it is not, -1 when its header
+ * is no event's (a size under 8, not a multiple of 4, or over @cap),
+ * the size then in *@bad.
+ */
+long wire_event_size(const unsigned char *in, size_t len, size_t cap,
+		     uint32_t *bad);
 
 /* values.c: integers and fds, gentle and hostile. */
 enum fd_kind { FD_NONE = -2 };

@@ -154,18 +154,17 @@ static bool read_events(struct sclient *c)
 		return false;
 	}
 	c->in_len += (size_t)n;
-	while (c->in_len >= 8) {
-		uint32_t hdr[2], size;
-		uint32_t words[sizeof(c->in) / 4];
+	for (;;) {
+		uint32_t words[sizeof(c->in) / 4], bad;
+		long n = wire_event_size(c->in, c->in_len, sizeof(c->in), &bad);
+		size_t size = (size_t)n;
 
-		memcpy(hdr, c->in, 8);
-		size = hdr[1] >> 16;
-		if (size < 8 || size % 4 || size > sizeof(c->in)) {
-			snprintf(c->error, sizeof(c->error), "bad event size %u", size);
+		if (n < 0) {
+			snprintf(c->error, sizeof(c->error), "bad event size %u", bad);
 			c->dead = true;
 			return false;
 		}
-		if (c->in_len < size)
+		if (n == 0)
 			break;
 		memcpy(words, c->in, size);
 		handle(c, words, size);

@@ -168,18 +168,16 @@ bool pump(struct conn *c, int timeout_ms)
 	}
 	c->in_len += (size_t)n;
 	for (;;) {
-		uint32_t hdr[2], size;
+		uint32_t bad;
+		long n = wire_event_size(c->in, c->in_len, sizeof(c->in), &bad);
+		size_t size = (size_t)n;
 
-		if (c->in_len < 8)
-			break;
-		memcpy(hdr, c->in, 8);
-		size = hdr[1] >> 16;
-		if (size < 8 || size % 4 || size > sizeof(c->in)) {
-			snprintf(c->error, sizeof(c->error), "bad event size %u", size);
+		if (n < 0) {
+			snprintf(c->error, sizeof(c->error), "bad event size %u", bad);
 			c->dead = true;
 			return false;
 		}
-		if (c->in_len < size)
+		if (n == 0)
 			break;
 		{
 			uint32_t words[MAX_MSG / 4 * 2];
@@ -191,6 +189,22 @@ bool pump(struct conn *c, int timeout_ms)
 		c->in_len -= size;
 	}
 	return true;
+}
+
+long wire_event_size(const unsigned char *in, size_t len, size_t cap,
+		     uint32_t *bad)
+{
+	uint32_t hdr[2], size;
+
+	if (len < 8)
+		return 0;
+	memcpy(hdr, in, 8);
+	size = hdr[1] >> 16;
+	if (size < 8 || size % 4 || size > cap) {
+		*bad = size;
+		return -1;
+	}
+	return len < size ? 0 : (long)size;
 }
 
 bool roundtrip(struct conn *c, int timeout_ms)
