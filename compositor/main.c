@@ -52,6 +52,7 @@ struct wlseal_options {
 	const char *policy_file;
 	bool verbose;
 	bool print_frames;
+	bool composite_only;	/* --scanout=composite */
 	const char *screenshot;	/* PNG path */
 	uint64_t screenshot_frame; /* 0: only on SIGUSR1 */
 	int exit_after;		/* seconds, 0: never */
@@ -214,6 +215,12 @@ static void usage(FILE *f)
 "                           max-pool-size, unsealed; '#' comments), applied after the\n"
 "                           options and read again on SIGHUP; a change is\n"
 "                           announced to wlseal_shm_policy_v1 clients\n"
+"  --scanout=direct|composite\n"
+"                           direct (default): when one opaque surface covers\n"
+"                           the output at 1:1, show its buffer as it is (drm:\n"
+"                           a udmabuf of the client's sealed pages, flipped\n"
+"                           to; 0 bytes copied, presentation kind zero_copy);\n"
+"                           composite: always draw the frame\n"
 "  --print-frames           print 'WLSEAL-FRAME <seq> <crc32>' on stdout for\n"
 "                           every frame shown (zlib crc32 of the XRGB8888\n"
 "                           rows, w*4 bytes each, X byte counted as 0)\n"
@@ -270,6 +277,7 @@ static bool parse_options(int argc, char **argv, struct wlseal_options *o)
 	       O_MAX_POOLS_PER_CLIENT, O_MAX_POOL_MEMORY, O_OOM_SCORE_ADJ,
 	       O_VERBOSE, O_HELP, O_REQUIRE_SEALS, O_ACCEPT_SEALS,
 	       O_MAX_POOL_SIZE, O_UNSEALED, O_POLICY_FILE, O_INPUT, O_MAX_CLIENTS,
+	       O_SCANOUT,
 	       O_BUDGET /* + enum wlseal_budget: the --max-*-per-client */ };
 	/* Not static: the budget options take their names from objects.c. */
 	const struct option longopts[] = {
@@ -295,6 +303,7 @@ static bool parse_options(int argc, char **argv, struct wlseal_options *o)
 		{ "policy-file", required_argument, NULL, O_POLICY_FILE },
 		{ "input", required_argument, NULL, O_INPUT },
 		{ "max-clients", required_argument, NULL, O_MAX_CLIENTS },
+		{ "scanout", required_argument, NULL, O_SCANOUT },
 #define BUDGET_OPT(k) { wlseal_budget_info[k].option, required_argument, NULL, O_BUDGET + (k) }
 		BUDGET_OPT(WLSEAL_BUDGET_SURFACES),
 		BUDGET_OPT(WLSEAL_BUDGET_SUBSURFACES),
@@ -309,6 +318,7 @@ static bool parse_options(int argc, char **argv, struct wlseal_options *o)
 	static const char *const backends[] = { "drm", "headless", NULL };
 	static const char *const shms[] = { "wlseal", "libwayland", NULL };
 	static const char *const policies[] = { "secure", "permissive", NULL };
+	static const char *const scanouts[] = { "direct", "composite", NULL };
 	uint64_t n;
 	int c, idx = 0;
 
@@ -359,6 +369,12 @@ static bool parse_options(int argc, char **argv, struct wlseal_options *o)
 			break;
 		case O_POLICY_FILE:
 			o->policy_file = optarg;
+			break;
+		case O_SCANOUT:
+			c = wlseal_option_choice(optarg, scanouts);
+			if (c < 0)
+				return wlseal_option_bad("unknown --scanout '%s' (want direct or composite)", optarg);
+			o->composite_only = c == 1;
 			break;
 		case O_INPUT:
 			if (o->n_inputs == (int)(sizeof(o->inputs) / sizeof(o->inputs[0])))
@@ -547,6 +563,7 @@ int main(int argc, char **argv)
 	wlseal_ledger_init(&server.ledger);
 	set_oom_score_adj(o->oom_score_adj);
 	server.print_frames = o->print_frames;
+	server.direct_scanout = !o->composite_only;
 	server.screenshot = o->screenshot;
 	server.screenshot_frame = o->screenshot_frame;
 
@@ -559,6 +576,11 @@ int main(int argc, char **argv)
 	}
 
 	wlseal_repaint_init(&server);
+	/* Pools that can hold a full-screen frame keep their fd for it
+	 * (shm/pool.c). */
+	if (server.direct_scanout)
+		server.shm.scanout_min_bytes = (uint64_t)server.output.width *
+					       (uint64_t)server.output.height * 4;
 	if (!wlseal_output_init(&server) || !wlseal_compositor_init(&server) ||
 	    !wlseal_subcompositor_init(&server) ||
 	    !wlseal_data_device_init(&server) ||

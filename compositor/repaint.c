@@ -12,6 +12,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include <wayland-server-core.h>
@@ -24,24 +25,133 @@
 #include "scene.h"
 #include "server.h"
 
+/* A reason a full-screen buffer was composed, once per reason in a row
+ * (a client offering the same unfit buffer every frame logs one line). */
+static void scanout_refused(struct wlseal_server *server, const char *why)
+{
+	if (!why[0] || !strcmp(server->scanout_why, why))
+		return;
+	snprintf(server->scanout_why, sizeof(server->scanout_why), "%s", why);
+	wlseal_log("direct scanout: composing instead: %s", why);
+}
+
+/*
+ * The scene's scanout hooks in the backend's words (backend.h): the two
+ * layers do not share a header, so these pass each call on. One source
+ * kind offers buffers (wl/scanout.c's), and its hooks are kept here.
+ */
+static const struct wlseal_scene_scanout_ops *scene_ops;
+
+static void hook_ref(void *key)
+{
+	scene_ops->ref(key);
+}
+
+static void hook_unref(void *key)
+{
+	scene_ops->unref(key);
+}
+
+static void hook_busy(void *key, bool busy)
+{
+	scene_ops->busy(key, busy);
+}
+
+static bool hook_gone(void *key)
+{
+	return scene_ops->gone(key);
+}
+
+static const struct wlseal_scanout_ops backend_ops = {
+	.ref = hook_ref, .unref = hook_unref, .busy = hook_busy,
+	.gone = hook_gone,
+};
+
+/*
+ * Direct scanout: when the scene says the frame would be one view's
+ * buffer pixel for pixel (scene.c), offer that buffer to the backend
+ * instead of drawing it. A buffer the backend refuses is marked so and
+ * composed from then on; a backend that cannot scan out at all is not
+ * asked again. Returns the view shown, or NULL: draw the frame.
+ */
+static struct wlseal_scene_view *try_scanout(struct wlseal_server *server)
+{
+	struct wlseal_backend *b = server->backend;
+	struct wlseal_scene_scanout sc;
+	struct wlseal_scene_view *view;
+	struct wlseal_scanout bs;
+	enum wlseal_scanout_result r;
+	char why[160];
+
+	if (!server->direct_scanout || !b->impl->scanout)
+		return NULL;
+	view = wlseal_scene_scanout_candidate(&server->scene, &sc, why,
+					      sizeof(why));
+	if (!view) {
+		scanout_refused(server, why);
+		return NULL;
+	}
+	if (scene_ops && sc.ops != scene_ops) {
+		sc.ops->unref(sc.key);
+		return NULL;
+	}
+	scene_ops = sc.ops;
+	bs = (struct wlseal_scanout){
+		.fd = sc.fd, .offset = sc.offset, .width = sc.width,
+		.height = sc.height, .stride = sc.stride,
+		.write_sealed = sc.write_sealed, .image = sc.image,
+		.key = sc.key, .ops = &backend_ops,
+	};
+	why[0] = '\0';
+	r = b->impl->scanout(b, &bs, why, sizeof(why));
+	if (r != WLSEAL_SCANOUT_DONE) {
+		if (r == WLSEAL_SCANOUT_NEVER) {
+			wlseal_log("direct scanout: off: %s", why);
+			server->direct_scanout = false;
+		} else {
+			sc.ops->refused(sc.key);
+			scanout_refused(server, why);
+		}
+		view = NULL;
+	} else if (server->scanout_why[0]) {
+		server->scanout_why[0] = '\0';
+	}
+	sc.ops->unref(sc.key);
+	return view;
+}
+
 static void repaint(void *data)
 {
 	struct wlseal_server *server = data;
+	struct wlseal_scene_view *scanned;
 	pixman_image_t *target;
 	pixman_region32_t drawn;
-	bool ok;
+	uint64_t copied = server->scene.copied;
+	bool ok = true;
 	int age;
 
 	wlseal_cpu_repaint_begin();
 	server->repaint_needed = false;
+	scanned = try_scanout(server);
 	/* Whatever was committed up to now goes out with this frame. */
-	wl_signal_emit(&server->events.frame_start, NULL);
-	target = server->backend->impl->begin_frame(server->backend, &age);
-	pixman_region32_init(&drawn);
-	server->last_repaint_area = wlseal_scene_render(&server->scene, target,
-							age, &drawn);
-	ok = server->backend->impl->present(server->backend, &drawn);
-	pixman_region32_fini(&drawn);
+	wl_signal_emit(&server->events.frame_start, scanned);
+	if (scanned) {
+		wlseal_scene_scanned_out(&server->scene);
+		server->last_repaint_area = 0;
+		server->frames_scanned_out++;
+	} else {
+		target = server->backend->impl->begin_frame(server->backend,
+							    &age);
+		pixman_region32_init(&drawn);
+		server->last_repaint_area =
+			wlseal_scene_render(&server->scene, target, age,
+					    &drawn);
+		ok = server->backend->impl->present(server->backend, &drawn);
+		pixman_region32_fini(&drawn);
+		server->frames_composed++;
+	}
+	server->last_copied = server->scene.copied - copied;
+	server->bytes_copied += server->last_copied;
 	if (!ok) {
 		wlseal_log("backend failed to present a frame");
 		wl_display_terminate(server->display);
@@ -84,8 +194,11 @@ static void frame_presented(struct wl_listener *listener, void *data)
 	struct wlseal_server *server =
 		wl_container_of(listener, server, frame_presented);
 	const struct wlseal_frame_info *info = data;
+	/* zero_copy is per surface: wl/surface.c marks the feedbacks of
+	 * the scanned-out one (frame_start's data). */
 	struct wlseal_frame_done frame = {
-		.seq = info->seq, .when = info->when, .flags = info->flags,
+		.seq = info->seq, .when = info->when,
+		.flags = info->flags & ~(uint32_t)WLSEAL_FRAME_ZERO_COPY,
 	};
 
 	server->last_seq = info->seq;
@@ -114,9 +227,13 @@ static void frame_presented(struct wl_listener *listener, void *data)
 		ns = (uint64_t)cpu.tv_sec * 1000000000ull + (uint64_t)cpu.tv_nsec;
 		/* And the scene's own bookkeeping since then (hit tests,
 		 * views visited outside the repaint): tests count it. */
-		wlseal_debug("frame seq=%llu repainted=%llu cpu_us=%llu hit_tests=%llu visits=%llu",
+		/* copied: the bytes of client pixels the frame's repaint
+		 * composed (0 when scanned out: zero_copy=1). */
+		wlseal_debug("frame seq=%llu repainted=%llu copied=%llu zero_copy=%d cpu_us=%llu hit_tests=%llu visits=%llu",
 			     (unsigned long long)info->seq,
 			     (unsigned long long)server->last_repaint_area,
+			     (unsigned long long)server->last_copied,
+			     (info->flags & WLSEAL_FRAME_ZERO_COPY) != 0,
 			     (unsigned long long)((ns - server->last_frame_cpu_ns) / 1000),
 			     (unsigned long long)server->scene.hit_tests,
 			     (unsigned long long)server->scene.visits);

@@ -281,13 +281,23 @@ static void find_visible(struct wlseal_scene *scene, pixman_region32_t *region,
 /* @src, a view's image with its origin at (@x, @y), over the part
  * @box of the output (inside the view, view_extent), clipped to @clip.
  * Only @box's corner reaches pixman as a destination: inside the output,
- * whatever the origin. */
+ * whatever the origin. The one place client pixels are copied: @copied
+ * grows by the bytes written (the destination's area, 4 a pixel). */
 static void composite_clipped(pixman_op_t op, pixman_image_t *src,
 			      pixman_image_t *target, pixman_region32_t *clip,
-			      int64_t x, int64_t y, const pixman_box32_t *box)
+			      int64_t x, int64_t y, const pixman_box32_t *box,
+			      uint64_t *copied)
 {
+	pixman_region32_t dst;
+
 	if (!pixman_region32_not_empty(clip))
 		return;
+	pixman_region32_init_rect(&dst, box->x1, box->y1,
+				  (unsigned int)(box->x2 - box->x1),
+				  (unsigned int)(box->y2 - box->y1));
+	pixman_region32_intersect(&dst, &dst, clip);
+	*copied += region_area(&dst) * 4;
+	pixman_region32_fini(&dst);
 	pixman_image_set_clip_region32(target, clip);
 	pixman_image_composite32(op, src, NULL, target, (int32_t)(box->x1 - x),
 				 (int32_t)(box->y1 - y), 0, 0, box->x1, box->y1,
@@ -302,7 +312,7 @@ static void composite_clipped(pixman_op_t op, pixman_image_t *src,
  * the client declared: the same pixels are read as x8r8g8b8.
  */
 static void draw_view(struct draw *d, pixman_image_t *target,
-		      const pixman_color_t *bg)
+		      const pixman_color_t *bg, uint64_t *copied)
 {
 	pixman_region32_t rest;
 	pixman_box32_t *boxes;
@@ -328,7 +338,7 @@ static void draw_view(struct draw *d, pixman_image_t *target,
 			if (opaque != d->image)
 				view_image_setup(d->view, opaque);
 			composite_clipped(PIXMAN_OP_SRC, opaque, target,
-					  &d->opaque, d->x, d->y, &d->box);
+					  &d->opaque, d->x, d->y, &d->box, copied);
 			if (opaque != d->image)
 				pixman_image_unref(opaque);
 		} else {
@@ -344,7 +354,7 @@ static void draw_view(struct draw *d, pixman_image_t *target,
 	pixman_region32_init(&rest);
 	pixman_region32_subtract(&rest, &d->clip, &d->opaque);
 	composite_clipped(PIXMAN_OP_OVER, d->image, target, &rest, d->x, d->y,
-			  &d->box);
+			  &d->box, copied);
 	pixman_region32_fini(&rest);
 }
 
@@ -376,7 +386,8 @@ static void render_plain(struct wlseal_scene *scene, pixman_image_t *target,
 			if (scene_clip_box(scene, w.x, w.y, w.x + vw,
 					   w.y + vh, &box))
 				composite_clipped(PIXMAN_OP_OVER, image, target,
-						  region, w.x, w.y, &box);
+						  region, w.x, w.y, &box,
+						  &scene->copied);
 			pixman_image_unref(image);
 			v->source->end(v);
 		} while (scene_walk_next(&w));
@@ -443,7 +454,7 @@ uint64_t wlseal_scene_render(struct wlseal_scene *scene,
 	for (i = 0; i < nviews; i++) {
 		if (!draws[i].shown)
 			continue;
-		draw_view(&draws[i], target, &bg);
+		draw_view(&draws[i], target, &bg, &scene->copied);
 		pixman_image_unref(draws[i].image);
 		draws[i].view->source->end(draws[i].view);
 		pixman_region32_fini(&draws[i].clip);

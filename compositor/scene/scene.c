@@ -570,3 +570,47 @@ void wlseal_scene_set_input(struct wlseal_scene *scene,
 	v->input = input;
 	scene->layout++;
 }
+
+/*
+ * Direct scanout: is the frame one view's pixels as they are? Only the
+ * topmost top-level view can be (every top-level view in the list is
+ * mapped), and only if nothing of its own shows above it. Its children
+ * below are hidden under it when it is opaque and covers the output;
+ * those above are its client's, bounded by that client's subsurface
+ * budget, and the walk stops at the first one shown.
+ */
+struct wlseal_scene_view *
+wlseal_scene_scanout_candidate(struct wlseal_scene *scene,
+			       struct wlseal_scene_scanout *out, char *why,
+			       size_t why_len)
+{
+	struct wlseal_scene_view *v, *child;
+	pixman_box32_t all = { 0, 0, scene->width, scene->height };
+
+	why[0] = '\0';
+	if (wl_list_empty(&scene->views))
+		return NULL;
+	v = wl_container_of(scene->views.prev, v, link);
+	if (!v->source->scanout || v->transform || v->x != 0 || v->y != 0 ||
+	    v->width != scene->width || v->height != scene->height)
+		return NULL;
+	wl_list_for_each(child, &v->above, link)
+		if (child->mapped)
+			return NULL;
+	if (!v->source->scanout(v, out, why, why_len))
+		return NULL;
+	if (out->width != scene->width || out->height != scene->height ||
+	    (!out->opaque_format &&
+	     (!v->opaque || pixman_region32_contains_rectangle(
+		(pixman_region32_t *)v->opaque, &all) != PIXMAN_REGION_IN))) {
+		out->ops->unref(out->key);
+		return NULL;
+	}
+	return v;
+}
+
+void wlseal_scene_scanned_out(struct wlseal_scene *scene)
+{
+	pixman_region32_copy(&scene->prev_damage, &scene->damage);
+	pixman_region32_clear(&scene->damage);
+}

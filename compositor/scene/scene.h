@@ -16,6 +16,7 @@
 #define WLSEAL_SCENE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include <pixman.h>
@@ -32,6 +33,35 @@
 
 struct wlseal_scene_view;
 
+/*
+ * A view's pixels as they lie in a client's file, for direct scanout:
+ * filled by the view's source (wl/scanout.c). The hooks keep the file's
+ * pages and the buffer for as long as the display holds them; their
+ * meaning is the backend's (backend.h, struct wlseal_scanout_ops), which
+ * repaint.c hands them on to.
+ */
+struct wlseal_scene_scanout_ops {
+	void (*ref)(void *key);
+	void (*unref)(void *key);
+	void (*busy)(void *key, bool busy);
+	bool (*gone)(void *key);
+	/* The display refused this buffer: never offer it again. */
+	void (*refused)(void *key);
+};
+
+struct wlseal_scene_scanout {
+	int fd;
+	uint64_t offset;
+	int32_t width, height, stride;
+	bool write_sealed;
+	bool opaque_format;		/* x8r8g8b8: opaque whatever the
+					 * opaque region says */
+	pixman_image_t *image;		/* x8r8g8b8 over the same pixels */
+	void *key;			/* referenced (ops->ref) for the
+					 * caller, who unrefs it */
+	const struct wlseal_scene_scanout_ops *ops;
+};
+
 /* A box in a view's coordinates, in 64 bits (offsets add up down a
  * tree); empty when x1 >= x2 or y1 >= y2. */
 struct wlseal_scene_box {
@@ -44,6 +74,12 @@ struct wlseal_scene_source {
 	 * A non-NULL image is unreffed by the scene, then end() is called. */
 	pixman_image_t *(*begin)(struct wlseal_scene_view *view);
 	void (*end)(struct wlseal_scene_view *view);
+	/* Optional: the pixels as a file the display could scan out
+	 * (wlseal_scene_scanout_candidate); false: they cannot be, @why
+	 * says why when it is worth a line (may stay empty). */
+	bool (*scanout)(struct wlseal_scene_view *view,
+			struct wlseal_scene_scanout *out, char *why,
+			size_t why_len);
 };
 
 /*
@@ -128,6 +164,10 @@ struct wlseal_scene {
 	 * every frame and clears them, so that tests count the work a
 	 * request costs. */
 	uint64_t hit_tests, visits;
+	/* Bytes of client pixels the repaints read and wrote into the
+	 * output (each composite's destination area, 4 bytes a pixel),
+	 * since repaint.c last cleared it: 0 for a scanned-out frame. */
+	uint64_t copied;
 	/* A frame is wanted (wlseal_scene_request_frame): the repaint loop
 	 * (repaint.c) listens. */
 	struct wl_signal frame_signal;
@@ -200,6 +240,24 @@ struct wlseal_scene_view *wlseal_scene_view_at(struct wlseal_scene *scene,
 					       double x, double y,
 					       double *sx, double *sy);
 bool wlseal_scene_has_damage(struct wlseal_scene *scene);
+/*
+ * The view the next frame could be, pixel for pixel, instead of being
+ * drawn: the topmost shown view covers the whole output at 1:1 (no
+ * transform, at the origin, the output's size), opaquely (an x8r8g8b8
+ * image, or an opaque region covering it all), with no child shown
+ * above it (what is below is hidden), and its source describes its
+ * pixels as a file (@out). Constant work but for the view's own children
+ * above it, which belong to the same client. NULL: draw the frame;
+ * @why then says why when the view's source refused (else empty).
+ */
+struct wlseal_scene_view *
+wlseal_scene_scanout_candidate(struct wlseal_scene *scene,
+			       struct wlseal_scene_scanout *out, char *why,
+			       size_t why_len);
+/* The frame was @view's pixels, not drawn: the damage is consumed as a
+ * repaint would, and the next repaint redraws all (the target missed
+ * this frame). */
+void wlseal_scene_scanned_out(struct wlseal_scene *scene);
 /* Something was committed that the next frame must carry, damage or not
  * (a frame callback waits for it): asks the repaint loop for a frame. */
 void wlseal_scene_request_frame(struct wlseal_scene *scene);

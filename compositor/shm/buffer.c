@@ -8,6 +8,9 @@
  * wl_shm_buffer_begin_access(), which arms libwayland's SIGBUS handler:
  * exactly the difference wlseal exists to show.
  */
+#include <fcntl.h>
+#include <stdio.h>
+
 #include <wayland-server-core.h>
 
 #include "copy.h"
@@ -90,4 +93,45 @@ void wlseal_buffer_end(struct wlseal_pixels *px)
 	if (px->libwayland)
 		wl_shm_buffer_end_access(px->libwayland);
 	px->libwayland = NULL;
+}
+
+struct wlseal_pool *wlseal_buffer_pin(struct wl_resource *resource,
+				      struct wlseal_buffer_file *file,
+				      char *why, size_t why_len)
+{
+	struct wlseal_shm_buffer *ours = wlseal_shm_buffer_from_resource(resource);
+	int seals;
+
+	if (!ours) {
+		snprintf(why, why_len, "not a buffer of wlseal's wl_shm");
+		return NULL;
+	}
+	if (ours->pool->copied || !ours->pool->data) {
+		snprintf(why, why_len, "a copied pool (its file cannot be sealed)");
+		return NULL;
+	}
+	if (ours->pool->fd < 0) {
+		snprintf(why, why_len, "pool of %d bytes, smaller than a frame, without its fd",
+			 ours->pool->size);
+		return NULL;
+	}
+	/* The seals the file has now: they only ever grow under SEAL_SEAL
+	 * or the seed ABI's exclusivity, which our mapping denies to the
+	 * client (check.c), so a write seal seen here stays. */
+	seals = fcntl(ours->pool->fd, F_GET_SEALS);
+	*file = (struct wlseal_buffer_file){
+		.fd = ours->pool->fd,
+		.offset = (uint64_t)ours->offset,
+		.width = ours->width, .height = ours->height,
+		.stride = ours->stride, .format = ours->format,
+		.seals = seals < 0 ? 0 : (uint32_t)seals,
+		.data = (const char *)ours->pool->data + ours->offset,
+	};
+	wlseal_pool_ref(ours->pool);
+	return ours->pool;
+}
+
+void wlseal_buffer_unpin(struct wlseal_pool *pin)
+{
+	wlseal_pool_unref(pin);
 }

@@ -88,6 +88,16 @@ static void pool_unref(struct wlseal_pool *pool)
 		pool_release(pool);
 }
 
+void wlseal_pool_ref(struct wlseal_pool *pool)
+{
+	pool->refcount++;
+}
+
+void wlseal_pool_unref(struct wlseal_pool *pool)
+{
+	pool_unref(pool);
+}
+
 /*
  * Releasing the pools of a departed client, a batch per loop turn.
  *
@@ -439,14 +449,28 @@ static const struct wl_shm_pool_interface pool_impl = {
  * client that repeats create_pool, create_buffer, destroy hold as many of
  * our fds as it likes while holding no wl_shm_pool at all.
  */
+static bool keeps_fd(const struct wlseal_pool *pool)
+{
+	return pool->shm->scanout_min_bytes &&
+	       (uint64_t)pool->size >= pool->shm->scanout_min_bytes;
+}
+
 static void pool_resource_destroy(struct wl_resource *resource)
 {
 	struct wlseal_pool *pool = wl_resource_get_user_data(resource);
 
 	pool->resource = NULL;
 	/* A departed client's fd is closed by the reaper, with the rest;
-	 * a copied pool's buffers read through its fd, which it keeps. */
-	if (!client_gone(pool) && !pool->copied) {
+	 * a copied pool's buffers read through its fd, which it keeps. A
+	 * pool large enough to hold a full-screen frame keeps it too: a
+	 * udmabuf for direct scanout is made from the fd, and a client
+	 * commonly destroys the pool right after making its buffers. That
+	 * is bounded as the argument above wants: each such pool maps at
+	 * least one output frame's bytes, so the pool memory budget
+	 * (account/memory.c) admits at most budget / frame of them, and
+	 * the fd stays counted against the client's fds (pools.c), whose
+	 * admission refuses pools near the fd limit, heavy clients first. */
+	if (!client_gone(pool) && !pool->copied && !keeps_fd(pool)) {
 		close(pool->fd);
 		pool->fd = -1;
 		if (pool->account)

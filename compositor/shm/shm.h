@@ -14,6 +14,7 @@
 #define WLSEAL_SHM_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -69,6 +70,11 @@ struct wlseal_shm {
 	int reap_len;
 	int reap_efd;			/* readable while reap is not empty */
 	struct wl_event_source *reap_source;
+	/* Pools at least this large keep their fd past their wl_shm_pool
+	 * resource, so that a buffer of theirs can still be scanned out
+	 * (wlseal_buffer_pin); 0: no pool does (pool.c says why that is
+	 * bounded). The top level sets it to one output frame's bytes. */
+	uint64_t scanout_min_bytes;
 };
 
 /* wl-shm.c: the wl_shm global (or libwayland's, --shm=libwayland) */
@@ -123,5 +129,29 @@ void wlseal_buffer_commit(struct wl_resource *buffer,
 			  const struct wlseal_row_span *spans, int n);
 bool wlseal_buffer_begin(struct wl_resource *buffer, struct wlseal_pixels *px);
 void wlseal_buffer_end(struct wlseal_pixels *px);
+
+/*
+ * buffer.c: a buffer's pixels as they lie in the client's file, for direct
+ * scanout (the backend makes a udmabuf of those pages). Only a buffer of
+ * a pool of ours that is mapped (not copied, not libwayland's) and still
+ * holds its file's fd (pools at least scanout_min_bytes large keep it).
+ * The returned pin is a reference on the pool: its mapping, its fd and
+ * its budget charge stay until wlseal_buffer_unpin(), whatever becomes
+ * of the buffer and the client meanwhile, so that pages a udmabuf keeps
+ * are never held uncounted. NULL with @why filled: not this buffer.
+ */
+struct wlseal_pool;
+struct wlseal_buffer_file {
+	int fd;				/* the pool's, valid while pinned */
+	uint64_t offset;
+	int32_t width, height, stride;
+	uint32_t format;		/* WL_SHM_FORMAT_* */
+	uint32_t seals;			/* F_GET_SEALS of the file, now */
+	const void *data;		/* the pixels, mapped read-only */
+};
+struct wlseal_pool *wlseal_buffer_pin(struct wl_resource *buffer,
+				      struct wlseal_buffer_file *file,
+				      char *why, size_t why_len);
+void wlseal_buffer_unpin(struct wlseal_pool *pin);
 
 #endif

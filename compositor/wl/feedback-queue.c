@@ -40,6 +40,7 @@
 #include <wayland-server-core.h>
 
 #include "log.h"
+#include "presentation-time-server-protocol.h"
 #include "wl.h"
 
 /* 3.0-3.7 ms of the compositor thread's CPU a turn on the 2-core host
@@ -94,8 +95,11 @@ void wlseal_feedback_queue_add(struct wlseal_server *server,
 
 	if (wl_list_empty(feedbacks))
 		return;
-	wl_list_for_each(fb, feedbacks, link)
+	wl_list_for_each(fb, feedbacks, link) {
 		fb->frame = *frame;
+		if (fb->zero_copy)
+			fb->frame.flags |= WP_PRESENTATION_FEEDBACK_KIND_ZERO_COPY;
+	}
 	wl_list_insert_list(server->presenting.prev, feedbacks);
 	wl_list_init(feedbacks);
 	if (server->present_efd < 0) {

@@ -71,11 +71,20 @@ struct wlseal_server {
 	struct wl_listener frame_request;	/* scene.frame_signal */
 	/* What the command line asks of the repaint loop (main.c). */
 	bool print_frames;		/* a WLSEAL-FRAME line per frame */
+	bool direct_scanout;		/* --scanout=direct (repaint.c) */
+	/* Direct scanout's bookkeeping (repaint.c): frames scanned out and
+	 * composed, the bytes of client pixels copied, and the last reason
+	 * a buffer was composed instead, logged once. */
+	uint64_t frames_scanned_out, frames_composed, bytes_copied;
+	uint64_t last_copied;		/* by the last repaint */
+	char scanout_why[160];
 	const char *screenshot;		/* PNG path, also for SIGUSR1 */
 	uint64_t screenshot_frame;	/* 0: only on SIGUSR1 */
 	struct {
 		/* A repaint starts: what was committed goes with it. */
-		struct wl_signal frame_start;	/* data: NULL */
+		/* data: the scanned-out view (the frame is its buffer, not
+		 * drawn: its feedbacks get zero_copy), or NULL. */
+		struct wl_signal frame_start;
 		/* That frame is on the screen. */
 		struct wl_signal frame_done;	/* data: wlseal_frame_done */
 		/* wl/'s own: the keyboard focus moved (wl/keyboard.c) and

@@ -540,8 +540,11 @@ static void surface_apply(struct wlseal_surface *s,
 		 * one is done with as soon as another replaces it. */
 		wl_list_remove(&s->buffer_destroy.link);
 		wl_list_init(&s->buffer_destroy.link);
-		if (old && old != st->buffer)
+		if (old && old != st->buffer &&
+		    !wlseal_scanout_defer_release(old))
 			wl_buffer_send_release(old);
+		if (st->buffer)
+			wlseal_scanout_attached(st->buffer);
 		s->buffer = st->buffer;
 		s->has_content = s->buffer != NULL;
 		if (s->buffer)
@@ -748,9 +751,25 @@ static void surface_source_end(struct wlseal_scene_view *view)
 	wlseal_buffer_end(&s->reading);
 }
 
+/* Direct scanout (scene.c asks, for the topmost full-output view): the
+ * committed buffer as it lies in its file, when nothing about the
+ * surface changes its pixels on the way (the scene checked that the
+ * view is the buffer at 1:1). */
+static bool surface_source_scanout(struct wlseal_scene_view *view,
+				   struct wlseal_scene_scanout *out,
+				   char *why, size_t why_len)
+{
+	struct wlseal_surface *s = wl_container_of(view, s, view);
+
+	if (!s->buffer || wlseal_buffer_is_copied(s->buffer))
+		return false;
+	return wlseal_scanout_describe(s->buffer, out, why, why_len);
+}
+
 static const struct wlseal_scene_source surface_source = {
 	.begin = surface_source_begin,
 	.end = surface_source_end,
+	.scanout = surface_source_scanout,
 };
 
 static void compositor_create_surface(struct wl_client *client,
@@ -837,6 +856,7 @@ static void frame_start(struct wl_listener *listener, void *data)
 {
 	struct wlseal_server *server =
 		wl_container_of(listener, server, frame_start);
+	struct wlseal_scene_view *scanned = data;
 	struct wlseal_surface *s;
 	struct wlseal_feedback *fb, *tmp;
 
@@ -848,6 +868,10 @@ static void frame_start(struct wl_listener *listener, void *data)
 		wl_list_init(&s->frame_callbacks);
 		/* Only content that is on the screen gets "presented". */
 		if (wlseal_scene_view_visible(&s->view) && s->buffer) {
+			/* The scanned-out surface's frame is its own
+			 * buffer: presented zero-copy. */
+			wl_list_for_each(fb, &s->feedbacks, link)
+				fb->zero_copy = scanned == &s->view;
 			wl_list_insert_list(server->feedbacks.prev,
 					    &s->feedbacks);
 			wl_list_init(&s->feedbacks);

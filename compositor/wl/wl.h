@@ -28,6 +28,20 @@
 #include "shm.h"
 
 /*
+ * scanout.c: a wl_buffer held by the display during direct scanout. The
+ * surface's scene source describes its buffer through describe() (a
+ * reference for the caller in @out); surface.c asks defer_release()
+ * before releasing a replaced buffer (true: the backend still shows it,
+ * the release comes when a later frame replaced it) and tells attached()
+ * of every buffer committed.
+ */
+bool wlseal_scanout_describe(struct wl_resource *buffer,
+			     struct wlseal_scene_scanout *out, char *why,
+			     size_t why_len);
+bool wlseal_scanout_defer_release(struct wl_resource *buffer);
+void wlseal_scanout_attached(struct wl_resource *buffer);
+
+/*
  * Something that waits for the frame showing a commit (presentation
  * feedback, presentation.c). surface.c carries it from the pending state
  * to the frame and answers through these two calls, so it never calls
@@ -45,6 +59,8 @@ struct wlseal_feedback {
 	/* A surface's lists, server->feedbacks or server->presenting. */
 	struct wl_list link;
 	struct wlseal_frame_done frame;	/* once queued: shown in this one */
+	bool zero_copy;			/* its surface's buffer was scanned
+					 * out as it is (surface.c) */
 };
 
 /*

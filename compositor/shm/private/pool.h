@@ -65,6 +65,10 @@ struct wlseal_pool *wlseal_pool_new(struct wlseal_shm *shm,
 bool wlseal_pool_bind(struct wlseal_pool *pool, struct wl_client *client,
 		      uint32_t id);
 struct wlseal_shm_buffer *wlseal_shm_buffer_from_resource(struct wl_resource *r);
+/* A reference on @pool beyond its buffers' (buffer.c's scanout pin),
+ * and its end, which may release the pool as a buffer's end does. */
+void wlseal_pool_ref(struct wlseal_pool *pool);
+void wlseal_pool_unref(struct wlseal_pool *pool);
 /* The reaper of departed clients' pools (pool.c explains it). */
 bool wlseal_pool_reaper_init(struct wlseal_shm *shm);
 
