@@ -34,6 +34,7 @@ struct options {
 	int nbuffers;
 	bool exit_after;
 	bool resize;
+	bool fullscreen;	/* --fullscreen: the output's size */
 	bool verbose;
 	bool no_extension;	/* core wl_shm even when the global exists */
 	bool provoke_missing;	/* first pool without the required seals */
@@ -79,6 +80,7 @@ struct pool {
 
 struct stats {
 	uint32_t drawn, callbacks, presented, discarded;
+	uint32_t zero_copy;	/* presented with the zero_copy kind */
 	double min_ms, max_ms, sum_ms;	/* frame callback intervals */
 	double render_ms;
 	struct timespec last_done;
@@ -93,6 +95,7 @@ struct window {
 	struct xdg_toplevel *toplevel;
 	struct wl_callback *callback;
 	bool configured;
+	int32_t conf_width, conf_height;	/* the last toplevel configure */
 	int32_t width, height;
 	struct pool pool;
 	struct buffer buffers[MAX_BUFFERS];
@@ -117,6 +120,7 @@ int file_seals(struct window *w);
 struct wl_shm_pool *get_pool(struct window *w, int *fd, int32_t size);
 
 /* pool.c */
+size_t pool_bytes(const struct window *w);
 bool create_pool(struct window *w);
 void destroy_pool(struct window *w);
 bool resize_pool(struct window *w, int32_t width, int32_t height);

@@ -12,9 +12,10 @@
  *
  * Lines on stdout (for tests and VM scenarios):
  *   WLSEAL-CLIENT-START seal-api=A seals=0xS size=WxH
- *   WLSEAL-CLIENT-PRESENTED frame=N seq=S      (--verbose: every frame)
+ *   WLSEAL-CLIENT-PRESENTED frame=N seq=S kind=0xK (--verbose: every frame)
  *   WLSEAL-CLIENT-LAST frame=N seq=S           (the last of --frames=N)
- *   WLSEAL-CLIENT-SUMMARY ...                  (at exit)
+ *   WLSEAL-CLIENT-SUMMARY ... zero_copy=N      (at exit; N frames shown
+ *                                              as drawn, no copy made)
  *
  * When the compositor offers wlseal_shm_policy_v1 (protocol/README.md)
  * the client reads its policy, seals every file with the required seals,
@@ -125,6 +126,10 @@ static void usage(FILE *f)
 "                     (default: forever)\n"
 "  --exit             exit once frame N is on screen (with --frames)\n"
 "  --buffers=2|3      buffers in the pool (default 3)\n"
+"  --fullscreen       ask to be fullscreen and draw at the size the first\n"
+"                     configure gives (the output's; else --size); each\n"
+"                     buffer starts on a page, so a compositor can scan\n"
+"                     it out as it is\n"
 "  --resize           alternate sizes every 30 frames: grow the sealed pool\n"
 "                     in place; shrink in place with the seed ABI (lift\n"
 "                     SEAL_SHRINK once the compositor let go), else\n"
@@ -166,7 +171,8 @@ static bool parse_seals(const char *s, int *seals)
 static bool parse_options(int argc, char **argv, struct options *o)
 {
 	enum { O_API = 256, O_SEALS, O_SIZE, O_FRAMES, O_EXIT, O_BUFFERS,
-	       O_RESIZE, O_VERBOSE, O_HELP, O_NO_EXT, O_PROVOKE, O_UNSEALABLE };
+	       O_RESIZE, O_VERBOSE, O_HELP, O_NO_EXT, O_PROVOKE, O_UNSEALABLE,
+	       O_FULLSCREEN };
 	static const struct option longopts[] = {
 		{ "seal-api", required_argument, NULL, O_API },
 		{ "seals", required_argument, NULL, O_SEALS },
@@ -175,6 +181,7 @@ static bool parse_options(int argc, char **argv, struct options *o)
 		{ "exit", no_argument, NULL, O_EXIT },
 		{ "buffers", required_argument, NULL, O_BUFFERS },
 		{ "resize", no_argument, NULL, O_RESIZE },
+		{ "fullscreen", no_argument, NULL, O_FULLSCREEN },
 		{ "verbose", no_argument, NULL, O_VERBOSE },
 		{ "help", no_argument, NULL, O_HELP },
 		{ "no-policy-extension", no_argument, NULL, O_NO_EXT },
@@ -219,6 +226,9 @@ static bool parse_options(int argc, char **argv, struct options *o)
 			break;
 		case O_RESIZE:
 			o->resize = true;
+			break;
+		case O_FULLSCREEN:
+			o->fullscreen = true;
 			break;
 		case O_VERBOSE:
 			o->verbose = true;
@@ -366,7 +376,8 @@ int main(int argc, char **argv)
 	       w.api == WLSEAL_SEAL_API_SEED ? "v1" : "upstream", o.seals, o.width, o.height);
 	fflush(stdout);
 
-	if (!w.write_mode && !create_pool(&w))
+	/* --fullscreen: the pool once the configure said the size. */
+	if (!w.write_mode && !o.fullscreen && !create_pool(&w))
 		return 1;
 	w.surface = wl_compositor_create_surface(d.compositor);
 	w.xdg_surface = xdg_wm_base_get_xdg_surface(d.wm_base, w.surface);
@@ -375,6 +386,8 @@ int main(int argc, char **argv)
 	xdg_toplevel_add_listener(w.toplevel, &toplevel_listener, &w);
 	xdg_toplevel_set_title(w.toplevel, "wlseal-client");
 	xdg_toplevel_set_app_id(w.toplevel, "wlseal-client");
+	if (o.fullscreen)
+		xdg_toplevel_set_fullscreen(w.toplevel, NULL);
 	/* The initial commit, without a buffer, asks for a configure. */
 	wl_surface_commit(w.surface);
 

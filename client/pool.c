@@ -54,11 +54,31 @@ void destroy_pool(struct window *w)
 	w->pool = (struct pool){ .fd = -1 };
 }
 
+/*
+ * One buffer's share of the pool: its pixels rounded up to whole pages,
+ * so that every buffer starts on a page. A display can then scan a
+ * buffer out as it is (the compositor's direct scanout makes a udmabuf
+ * of its pages, which must start on a page); the rest of a page is a
+ * few KiB at most.
+ */
+static size_t buffer_span(const struct window *w)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t one = (size_t)w->width * 4 * (size_t)w->height;
+
+	return (one + page - 1) / page * page;
+}
+
+size_t pool_bytes(const struct window *w)
+{
+	return buffer_span(w) * (size_t)w->o->nbuffers;
+}
+
 /* Buffers at the current size inside the shared pool. */
 static void create_buffers(struct window *w)
 {
 	int32_t stride = w->width * 4;
-	size_t one = (size_t)stride * (size_t)w->height;
+	size_t one = buffer_span(w);
 	int i;
 
 	for (i = 0; i < w->o->nbuffers; i++) {
@@ -83,8 +103,7 @@ static void create_buffers(struct window *w)
  * refuses initial sealing while a writable shared mapping exists). */
 bool create_pool(struct window *w)
 {
-	size_t size = (size_t)w->width * 4 * (size_t)w->height *
-		      (size_t)w->o->nbuffers;
+	size_t size = pool_bytes(w);
 	size_t file_size = size;
 	int seals = file_seals(w);
 
@@ -164,11 +183,12 @@ static bool shrink_in_place(struct window *w, size_t size)
  */
 bool resize_pool(struct window *w, int32_t width, int32_t height)
 {
-	size_t size = (size_t)width * 4 * (size_t)height * (size_t)w->o->nbuffers;
+	size_t size;
 	void *data;
 
 	w->width = width;
 	w->height = height;
+	size = pool_bytes(w);
 	if (size < w->pool.size && w->api == WLSEAL_SEAL_API_SEED && shrink_in_place(w, size))
 		return true;
 	if (size <= w->pool.size || (file_seals(w) & F_SEAL_GROW)) {

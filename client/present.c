@@ -54,9 +54,12 @@ static void fb_presented(void *data, struct wp_presentation_feedback *f,
 	uint64_t seq = ((uint64_t)seq_hi << 32) | seq_lo;
 
 	w->stats.presented++;
+	/* The compositor showed our buffer as it is (direct scanout). */
+	if (flags & WP_PRESENTATION_FEEDBACK_KIND_ZERO_COPY)
+		w->stats.zero_copy++;
 	if (w->o->verbose)
-		printf("WLSEAL-CLIENT-PRESENTED frame=%u seq=%llu\n", fb->frame,
-		       (unsigned long long)seq);
+		printf("WLSEAL-CLIENT-PRESENTED frame=%u seq=%llu kind=0x%x\n",
+		       fb->frame, (unsigned long long)seq, flags);
 	if (w->o->frames && fb->frame == w->o->frames) {
 		w->last_seq = seq;
 		w->last_presented = true;
@@ -198,6 +201,21 @@ static void xdg_surface_configure(void *data, struct xdg_surface *s,
 	if (!w->configured) {
 		/* The first configure: the window may now show content. */
 		w->configured = true;
+		if (w->o->fullscreen) {
+			/* --fullscreen: the size the compositor asked for
+			 * (the output's), and only now the pool for it. */
+			if (w->conf_width > 0 && w->conf_height > 0) {
+				w->width = w->conf_width;
+				w->height = w->conf_height;
+			}
+			printf("WLSEAL-CLIENT-FULLSCREEN size=%dx%d\n",
+			       w->width, w->height);
+			fflush(stdout);
+			if (!w->write_mode && !create_pool(w)) {
+				w->running = false;
+				return;
+			}
+		}
 		redraw(w);
 	}
 }
@@ -209,7 +227,14 @@ const struct xdg_surface_listener xdg_surface_listener = {
 static void toplevel_configure(void *data, struct xdg_toplevel *t, int32_t width,
 			       int32_t height, struct wl_array *states)
 {
-	/* The size is ours to choose: frames must stay deterministic. */
+	struct window *w = data;
+
+	/* The size is ours to choose, frames must stay deterministic; but
+	 * --fullscreen takes the first size offered (the output's). */
+	if (!w->configured) {
+		w->conf_width = width;
+		w->conf_height = height;
+	}
 }
 
 static void toplevel_close(void *data, struct xdg_toplevel *t)
@@ -231,10 +256,10 @@ void print_summary(struct window *w)
 
 	printf("WLSEAL-CLIENT-SUMMARY frames=%u callbacks=%u presented=%u "
 	       "discarded=%u interval_ms_min=%.2f interval_ms_avg=%.2f "
-	       "interval_ms_max=%.2f render_ms_avg=%.3f\n",
+	       "interval_ms_max=%.2f render_ms_avg=%.3f zero_copy=%u\n",
 	       s->drawn, s->callbacks, s->presented, s->discarded,
 	       intervals ? s->min_ms : 0.0,
 	       intervals ? s->sum_ms / intervals : 0.0, s->max_ms,
-	       s->drawn ? s->render_ms / s->drawn : 0.0);
+	       s->drawn ? s->render_ms / s->drawn : 0.0, s->zero_copy);
 	fflush(stdout);
 }

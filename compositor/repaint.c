@@ -108,6 +108,8 @@ static struct wlseal_scene_view *try_scanout(struct wlseal_server *server)
 		if (r == WLSEAL_SCANOUT_NEVER) {
 			wlseal_log("direct scanout: off: %s", why);
 			server->direct_scanout = false;
+		} else if (r == WLSEAL_SCANOUT_NOT_NOW) {
+			scanout_refused(server, why);
 		} else {
 			sc.ops->refused(sc.key);
 			scanout_refused(server, why);

@@ -58,6 +58,7 @@ struct wlseal_scanout {
 
 enum wlseal_scanout_result {
 	WLSEAL_SCANOUT_DONE,		/* queued like present() */
+	WLSEAL_SCANOUT_NOT_NOW,		/* compose this frame, ask again */
 	WLSEAL_SCANOUT_NOT_THIS,	/* this buffer cannot be: compose it */
 	WLSEAL_SCANOUT_NEVER,		/* the backend cannot, for any buffer */
 };

@@ -20,16 +20,35 @@
  * changes only at that transfer, after the frame was drawn: no tearing.
  * The ioctl returns once the update was submitted; the frame is reported
  * at the next vblank time of the mode's refresh, from a timer.
+ *
+ * Direct scanout (scanout(), flip mode only): the frame is a client's
+ * buffer, flipped to as it is. Its pages become a dma-buf through
+ * /dev/udmabuf (read-only, UDMABUF_FLAGS_READONLY, when the file is
+ * write-sealed: the pages can then never change while shown), the
+ * driver imports that (PRIME; on virtio-gpu the import of
+ * kernel-patches/zero-copy) and a framebuffer is made of it. These are
+ * kept per buffer, a few at most (SCANOUT_CACHE, least recently flipped
+ * evicted), since a client cycles through two or three. The rules:
+ * a framebuffer on the screen or flipping is never removed (removing the
+ * one scanned out would turn the CRTC off); the buffer is busy from its
+ * flip until a later flip replaced it, and only then goes back to the
+ * client (wl/scanout.c sends the release); a framebuffer whose buffer
+ * the client destroyed is removed at the first frame that no longer
+ * shows it. A failure says why and changes nothing, and the frame is
+ * composed instead.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/timerfd.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <linux/udmabuf.h>
 
 #include <drm_fourcc.h>
 #include <xf86drm.h>
@@ -44,6 +63,24 @@ struct drm_fb {
 	void *map;
 	pixman_image_t *image;
 	bool drawn;
+};
+
+/* The read-only mode of kernel-patches/zero-copy (linux/udmabuf.h). */
+#ifndef UDMABUF_FLAGS_READONLY
+#define UDMABUF_FLAGS_READONLY 0x02
+#endif
+
+/* Framebuffers of client buffers kept: two a client flips between, one
+ * more being replaced, one spare. */
+#define SCANOUT_CACHE 4
+
+struct scanout_fb {
+	void *key;			/* NULL: a free slot */
+	const struct wlseal_scanout_ops *ops;
+	uint32_t handle, fb_id;
+	pixman_image_t *image;		/* the pixels, for base.front */
+	uint64_t used;			/* the frame it was last flipped in */
+	bool busy;			/* flipping or on the screen */
 };
 
 struct drm {
@@ -63,6 +100,10 @@ struct drm {
 	int timer_fd;			/* dirty: the vblank ticks */
 	struct wl_event_source *timer;
 	uint64_t epoch_ns;
+	struct scanout_fb scanout[SCANOUT_CACHE];
+	struct scanout_fb *flipping;	/* the flip queued is this buffer */
+	struct scanout_fb *shown;	/* on the screen; NULL: a dumb buffer */
+	int udmabuf;			/* /dev/udmabuf, -1: not opened yet */
 };
 
 /* drmModeDirtyFB takes at most this many rectangles per call here; more
@@ -212,21 +253,62 @@ static void destroy_fb(struct drm *d, struct drm_fb *fb)
 	drmModeDestroyDumbBuffer(d->fd, fb->handle);
 }
 
-/* The back buffer is now on screen: swap roles and report it. */
+static void scanout_fb_destroy(struct drm *d, struct scanout_fb *f)
+{
+	drmModeRmFB(d->fd, f->fb_id);
+	drmCloseBufferHandle(d->fd, f->handle);
+	pixman_image_unref(f->image);
+	if (f->busy)
+		f->ops->busy(f->key, false);
+	f->ops->unref(f->key);
+	f->key = NULL;
+}
+
+/* Framebuffers of destroyed buffers go, unless shown or flipping. */
+static void scanout_sweep(struct drm *d)
+{
+	for (int i = 0; i < SCANOUT_CACHE; i++) {
+		struct scanout_fb *f = &d->scanout[i];
+
+		if (f->key && f != d->shown && f != d->flipping &&
+		    f->ops->gone(f->key))
+			scanout_fb_destroy(d, f);
+	}
+}
+
+/* What was flipped to is on screen now: report it. What it replaced
+ * is done with: a client buffer goes back to its client. */
 static void frame_shown(struct drm *d, const struct timespec *when,
 			uint32_t flags)
 {
 	struct wlseal_frame_info info;
-	struct drm_fb *shown = &d->fb[d->back];
+	struct scanout_fb *old = d->shown;
 
-	shown->drawn = true;
-	d->base.front = shown->image;
-	if (!d->dirty)
-		d->back ^= 1;	/* dirty: the same buffer stays on screen */
+	if (d->flipping) {
+		d->shown = d->flipping;
+		d->flipping = NULL;
+		d->base.front = d->shown->image;
+		/* Neither dumb buffer holds the frames shown meanwhile. */
+		d->fb[0].drawn = d->fb[1].drawn = false;
+		flags |= WLSEAL_FRAME_ZERO_COPY;
+	} else {
+		struct drm_fb *shown = &d->fb[d->back];
+
+		d->shown = NULL;
+		shown->drawn = true;
+		d->base.front = shown->image;
+		if (!d->dirty)
+			d->back ^= 1;	/* dirty: the same buffer stays */
+	}
+	if (old && old != d->shown && old->busy) {
+		old->busy = false;
+		old->ops->busy(old->key, false);
+	}
+	scanout_sweep(d);
 	info.seq = ++d->seq;
 	info.when = *when;
 	info.flags = flags;
-	info.front = shown->image;
+	info.front = d->base.front;
 	wl_signal_emit(&d->base.events.frame, &info);
 }
 
@@ -383,6 +465,144 @@ static bool drm_present(struct wlseal_backend *b,
 	return true;
 }
 
+/* A slot for a new framebuffer: a free one, else the least recently
+ * flipped that is neither shown nor flipping (there are at most two of
+ * those in SCANOUT_CACHE slots). */
+static struct scanout_fb *scanout_slot(struct drm *d)
+{
+	struct scanout_fb *pick = NULL;
+
+	for (int i = 0; i < SCANOUT_CACHE; i++) {
+		struct scanout_fb *f = &d->scanout[i];
+
+		if (!f->key)
+			return f;
+		if (f != d->shown && f != d->flipping &&
+		    (!pick || f->used < pick->used))
+			pick = f;
+	}
+	if (pick)
+		scanout_fb_destroy(d, pick);
+	return pick;
+}
+
+/* The buffer's pages as a framebuffer: udmabuf, PRIME import, AddFB2. */
+static enum wlseal_scanout_result
+scanout_fb_create(struct drm *d, const struct wlseal_scanout *s,
+		  struct scanout_fb *f, char *why, size_t why_len)
+{
+	uint32_t handles[4] = {0}, pitches[4] = {0}, offsets[4] = {0};
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+	uint64_t size = (uint64_t)s->stride * (uint64_t)s->height;
+	struct udmabuf_create c = {
+		.memfd = (uint32_t)s->fd,
+		.flags = UDMABUF_FLAGS_CLOEXEC |
+			 (s->write_sealed ? UDMABUF_FLAGS_READONLY : 0),
+		.offset = s->offset,
+		.size = (size + page - 1) / page * page,
+	};
+	int dmabuf, err;
+
+	if (s->offset % page) {
+		snprintf(why, why_len, "buffer offset %llu is not page-aligned",
+			 (unsigned long long)s->offset);
+		return WLSEAL_SCANOUT_NOT_THIS;
+	}
+	if (d->udmabuf < 0) {
+		d->udmabuf = open("/dev/udmabuf", O_RDWR | O_CLOEXEC);
+		if (d->udmabuf < 0) {
+			snprintf(why, why_len, "/dev/udmabuf: %s", strerror(errno));
+			return WLSEAL_SCANOUT_NEVER;
+		}
+	}
+	/* udmabuf checks the file itself: a memfd (shmem or hugetlbfs),
+	 * sealed against shrinking, the range inside it; the read-only
+	 * mode also wants F_SEAL_WRITE and holds it while the pages are. */
+	dmabuf = ioctl(d->udmabuf, UDMABUF_CREATE, &c);
+	if (dmabuf < 0) {
+		snprintf(why, why_len, "UDMABUF_CREATE%s (offset %llu, %llu bytes): %s",
+			 s->write_sealed ? " read-only" : "",
+			 (unsigned long long)c.offset,
+			 (unsigned long long)c.size, strerror(errno));
+		return WLSEAL_SCANOUT_NOT_THIS;
+	}
+	err = drmPrimeFDToHandle(d->fd, dmabuf, &f->handle);
+	close(dmabuf);	/* the imported object holds the dma-buf */
+	if (err) {
+		/* A driver without PRIME import (virtio-gpu without
+		 * kernel-patches/zero-copy) takes no buffer at all. */
+		snprintf(why, why_len, "PRIME import: %s", strerror(errno));
+		return errno == ENODEV || errno == EOPNOTSUPP || errno == ENOSYS ?
+		       WLSEAL_SCANOUT_NEVER : WLSEAL_SCANOUT_NOT_THIS;
+	}
+	handles[0] = f->handle;
+	pitches[0] = (uint32_t)s->stride;
+	if (drmModeAddFB2(d->fd, (uint32_t)s->width, (uint32_t)s->height,
+			  DRM_FORMAT_XRGB8888, handles, pitches, offsets,
+			  &f->fb_id, 0)) {
+		snprintf(why, why_len, "drmModeAddFB2 (pitch %d): %s",
+			 s->stride, strerror(errno));
+		drmCloseBufferHandle(d->fd, f->handle);
+		return WLSEAL_SCANOUT_NOT_THIS;
+	}
+	f->key = s->key;
+	f->ops = s->ops;
+	f->image = pixman_image_ref(s->image);
+	f->busy = false;
+	f->ops->ref(f->key);
+	return WLSEAL_SCANOUT_DONE;
+}
+
+static enum wlseal_scanout_result
+drm_scanout(struct wlseal_backend *b, const struct wlseal_scanout *s,
+	    char *why, size_t why_len)
+{
+	struct drm *d = wl_container_of(b, d, base);
+	struct scanout_fb *f = NULL;
+	enum wlseal_scanout_result r;
+
+	if (d->dirty) {
+		snprintf(why, why_len, "WLSEAL_DRM_UPDATE=dirty keeps one buffer on the screen");
+		return WLSEAL_SCANOUT_NEVER;
+	}
+	if (!d->crtc_set) {
+		snprintf(why, why_len, "the first frame sets the mode");
+		return WLSEAL_SCANOUT_NOT_NOW;
+	}
+	if (s->width != b->width || s->height != b->height) {
+		snprintf(why, why_len, "buffer %dx%d is not the mode's %dx%d",
+			 s->width, s->height, b->width, b->height);
+		return WLSEAL_SCANOUT_NOT_THIS;
+	}
+	for (int i = 0; i < SCANOUT_CACHE && !f; i++)
+		if (d->scanout[i].key == s->key)
+			f = &d->scanout[i];
+	if (!f) {
+		f = scanout_slot(d);
+		if (!f) {
+			snprintf(why, why_len, "every framebuffer slot busy");
+			return WLSEAL_SCANOUT_NOT_NOW;
+		}
+		r = scanout_fb_create(d, s, f, why, why_len);
+		if (r != WLSEAL_SCANOUT_DONE)
+			return r;
+	}
+	if (drmModePageFlip(d->fd, d->crtc_id, f->fb_id,
+			    DRM_MODE_PAGE_FLIP_EVENT, d)) {
+		snprintf(why, why_len, "drmModePageFlip: %s", strerror(errno));
+		return WLSEAL_SCANOUT_NOT_NOW;
+	}
+	/* On virtio-gpu (kernel-patches/zero-copy) the flip event comes
+	 * once the host took the frame from these pages. */
+	f->used = d->seq + 1;
+	d->flipping = f;
+	if (!f->busy) {
+		f->busy = true;
+		f->ops->busy(f->key, true);
+	}
+	return WLSEAL_SCANOUT_DONE;
+}
+
 static void drm_destroy(struct wlseal_backend *b)
 {
 	struct drm *d = wl_container_of(b, d, base);
@@ -400,6 +620,14 @@ static void drm_destroy(struct wlseal_backend *b)
 			       &d->saved_crtc->mode);
 		drmModeFreeCrtc(d->saved_crtc);
 	}
+	/* The console's framebuffer is on the screen again: every
+	 * client buffer can go. */
+	d->shown = d->flipping = NULL;
+	for (int i = 0; i < SCANOUT_CACHE; i++)
+		if (d->scanout[i].key)
+			scanout_fb_destroy(d, &d->scanout[i]);
+	if (d->udmabuf >= 0)
+		close(d->udmabuf);
 	destroy_fb(d, &d->fb[0]);
 	destroy_fb(d, &d->fb[1]);
 	close(d->fd);
@@ -410,6 +638,7 @@ static const struct wlseal_backend_impl drm_impl = {
 	.begin_frame = drm_begin_frame,
 	.present = drm_present,
 	.destroy = drm_destroy,
+	.scanout = drm_scanout,
 };
 
 struct wlseal_backend *wlseal_backend_drm_create(struct wl_event_loop *loop,
@@ -424,6 +653,7 @@ struct wlseal_backend *wlseal_backend_drm_create(struct wl_event_loop *loop,
 	if (!d)
 		return NULL;
 	d->timer_fd = -1;
+	d->udmabuf = -1;
 	if (update && strcmp(update, "dirty") && strcmp(update, "flip")) {
 		wlseal_log("drm: WLSEAL_DRM_UPDATE=%s: want flip or dirty", update);
 		free(d);

@@ -441,11 +441,66 @@ static void test_lifetimes(void)
 	comp_stop(&t.c);
 }
 
+/*
+ * wlseal-client --fullscreen qualifies as it is: every frame it shows is
+ * its own buffer (zero_copy in its summary, 0 bytes copied by the
+ * compositor), from its shared pool and, with --seals=shrink,write, from
+ * a write-sealed file per frame.
+ */
+static void run_client(const char *seals)
+{
+	static struct comp c;
+	static struct proc client;
+	const char *cargs[] = { "--size=320x240", "--verbose", NULL };
+	char seals_arg[64], line[512];
+	const char *args[] = { "--fullscreen", "--frames=30", "--exit",
+			       "--seal-api=upstream", seals_arg, NULL };
+	unsigned int frames = 0, zc = 0, n = 0, bad = 0;
+	size_t from = 0;
+	const char *z;
+
+	snprintf(seals_arg, sizeof(seals_arg), "--seals=%s", seals);
+	comp_start(&c, cargs);
+	client_spawn(&client, args);
+	if (!proc_wait_exit(&client, TIMEOUT_MS * 3))
+		fail("%s: the client did not finish its 30 frames", seals);
+	check(proc_contains(&client, "WLSEAL-CLIENT-FULLSCREEN size=320x240"),
+	      "%s: the client took the output's size", seals);
+	if (!proc_wait(&client, NULL, "WLSEAL-CLIENT-SUMMARY", 0, line,
+		       sizeof(line)) || !(z = strstr(line, "zero_copy=")) ||
+	    sscanf(strstr(line, "frames="), "frames=%u", &frames) != 1)
+		fail("%s: no summary from the client", seals);
+	zc = (unsigned int)strtoul(z + strlen("zero_copy="), NULL, 10);
+	check(frames == 30 && zc == 30,
+	      "%s: all %u frames presented zero-copy (%u)", seals, frames, zc);
+	/* Every frame line with the client's frames: nothing copied. The
+	 * client saw its 30th frame presented, so its line was written. */
+	while (proc_wait(&c.p, &from, "zero_copy=1 ", n ? 0 : TIMEOUT_MS, line,
+			 sizeof(line))) {
+		n++;
+		if (!strstr(line, "copied=0 "))
+			bad++;
+	}
+	check(n >= 30 && !bad,
+	      "%s: %u frame lines zero_copy=1, %u of them with bytes copied",
+	      seals, n, bad);
+	check(!proc_contains(&c.p, "direct scanout: composing instead"),
+	      "%s: no buffer composed instead", seals);
+	comp_stop(&c);
+}
+
+static void test_client(void)
+{
+	run_client("shrink");
+	run_client("shrink,write");
+}
+
 static const struct harness_test tests[] = {
 	{ "scanout-fullscreen", test_fullscreen },
 	{ "scanout-release", test_release },
 	{ "scanout-fallbacks", test_fallbacks },
 	{ "scanout-lifetimes", test_lifetimes },
+	{ "scanout-client", test_client },
 };
 
 int main(int argc, char **argv)
