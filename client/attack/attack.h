@@ -85,6 +85,7 @@ struct attack {
 	struct xdg_toplevel *toplevel;
 	bool configured;
 	bool closed;
+	int32_t conf_w, conf_h;	/* the last xdg_toplevel.configure size */
 
 	pid_t compositor_pid; /* from SO_PEERCRED, 0 if unknown */
 	int timeout_ms;
@@ -104,6 +105,7 @@ enum att_category {
 	ATT_CAT_STALLS,		/* stalls.c */
 	ATT_CAT_CONNECTIONS,	/* connections.c */
 	ATT_CAT_UNSEALED,	/* unsealed.c: --unsealed=seal|copy */
+	ATT_CAT_SCANOUT,	/* scanout.c: buffers scanned out as they are */
 };
 
 struct scenario {
@@ -140,6 +142,9 @@ int att_roundtrip_display(struct wl_display *d, int timeout_ms);
 int att_roundtrip(struct attack *a);
 int att_dispatch_until(struct attack *a, bool *flag);
 int att_window(struct attack *a);
+/* A fullscreen toplevel instead (a->surface and so on): 0 once configured
+ * with a size (*@w x *@h, the output's), -1 otherwise. */
+int att_fullscreen_window(struct attack *a, int32_t *w, int32_t *h);
 int att_present(struct attack *a, struct wl_buffer *buffer, int w, int h);
 int att_raw_fd(struct attack *a);
 

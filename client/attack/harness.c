@@ -267,11 +267,12 @@ static const struct xdg_surface_listener xdg_surface_listener = {
 static void toplevel_configure(void *data, struct xdg_toplevel *t, int32_t w,
 			       int32_t h, struct wl_array *states)
 {
-	(void)data;
+	struct attack *a = data;
+
 	(void)t;
-	(void)w;
-	(void)h;
 	(void)states;
+	a->conf_w = w;
+	a->conf_h = h;
 }
 
 static void toplevel_close(void *data, struct xdg_toplevel *t)
@@ -286,6 +287,26 @@ static const struct xdg_toplevel_listener toplevel_listener = {
 	.configure = toplevel_configure,
 	.close = toplevel_close,
 };
+
+int att_fullscreen_window(struct attack *a, int32_t *w, int32_t *h)
+{
+	int ret;
+
+	if (!a->wm_base)
+		return -1;
+	a->surface = wl_compositor_create_surface(a->compositor);
+	a->xdg_surface = xdg_wm_base_get_xdg_surface(a->wm_base, a->surface);
+	xdg_surface_add_listener(a->xdg_surface, &xdg_surface_listener, a);
+	a->toplevel = xdg_surface_get_toplevel(a->xdg_surface);
+	xdg_toplevel_add_listener(a->toplevel, &toplevel_listener, a);
+	xdg_toplevel_set_title(a->toplevel, "wlseal-attack");
+	xdg_toplevel_set_fullscreen(a->toplevel, NULL);
+	wl_surface_commit(a->surface);
+	ret = dispatch_until(a->display, &a->configured, a->timeout_ms);
+	*w = a->conf_w;
+	*h = a->conf_h;
+	return ret != 0 || *w <= 0 || *h <= 0 ? -1 : 0;
+}
 
 int att_window(struct attack *a)
 {
