@@ -545,6 +545,11 @@ scanout_fb_create(struct drm *d, const struct wlseal_scanout *s,
 		drmCloseBufferHandle(d->fd, f->handle);
 		return WLSEAL_SCANOUT_NOT_THIS;
 	}
+	/* --verbose: which mode udmabuf took the pages in (tests look). */
+	wlseal_debug("drm: scanout framebuffer %u: %s udmabuf of %dx%d, pitch %d, offset %llu",
+		     f->fb_id, s->write_sealed ? "read-only" : "writable",
+		     s->width, s->height, s->stride,
+		     (unsigned long long)s->offset);
 	f->key = s->key;
 	f->ops = s->ops;
 	f->image = pixman_image_ref(s->image);
