@@ -149,6 +149,23 @@ frame_shot() {
 	screenshot "$1" "$(display_mode)" "$_crc"
 }
 
+# Direct scanout's traces (compositor --verbose, client --verbose):
+# zero_copy_frames CLIENT_OUT: frames presented with the zero_copy kind (0x8).
+zero_copy_frames() {
+	awk '/^WLSEAL-CLIENT-PRESENTED / { for (i = 2; i <= NF; i++) if ($i ~ /^kind=/) {
+		k = substr($i, 6); v = 0
+		for (j = 3; j <= length(k); j++) v = v * 16 + index("0123456789abcdef", substr(k, j, 1)) - 1
+		if (int(v / 8) % 2) n++ } } END { print n + 0 }' "$1"
+}
+
+# copied_frames COMP_ERR ZC: frame lines with zero_copy=ZC, and how many
+# of them copied bytes: "LINES COPYING".
+copied_frames() {
+	awk -v zc="zero_copy=$2" '/ frame seq=/ { for (i = 1; i <= NF; i++) {
+		if ($i == zc) z = 1; if ($i ~ /^copied=/) c = substr($i, 8) }
+		if (z) { n++; if (c + 0 > 0) k++ } z = 0 } END { print n + 0, k + 0 }' "$1"
+}
+
 # stop_clients: end every client started with still_client.
 stop_clients() {
 	for _p in $CLIENT_PIDS; do kill "$_p" 2>/dev/null; done
