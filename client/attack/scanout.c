@@ -290,11 +290,11 @@ static int files_named(pid_t pid, const char *name)
 	return n;
 }
 
-#define CHURN_BUFFERS 100
+#define CHURN_BUFFERS 40
 #define CHURN_NAME "memfd:wlseal-scanout-churn"
 
 ATT_SCENARIO(run_scanout_buffer_churn, "scanout-buffer-churn",
-	     "100 fullscreen buffers, each in a file and pool of its own, each shown once and destroyed: what the compositor keeps of them for the display stays a few buffers, never all",
+	     "40 fullscreen buffers (ten times what a display keeps), each in a file and pool of its own, each shown once and destroyed: what the compositor keeps of them for the display stays a few buffers, never all",
 	     ACCEPTED)
 {
 	struct wl_buffer *prev = NULL;
