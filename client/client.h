@@ -35,6 +35,7 @@ struct options {
 	bool exit_after;
 	bool resize;
 	bool fullscreen;	/* --fullscreen: the output's size */
+	bool full_damage;	/* --full-damage: every frame damaged whole */
 	bool verbose;
 	bool no_extension;	/* core wl_shm even when the global exists */
 	bool provoke_missing;	/* first pool without the required seals */

@@ -130,6 +130,8 @@ static void usage(FILE *f)
 "                     configure gives (the output's; else --size); each\n"
 "                     buffer starts on a page, so a compositor can scan\n"
 "                     it out as it is\n"
+"  --full-damage      damage the whole buffer every frame, as a video player\n"
+"                     does (default: only what changed)\n"
 "  --resize           alternate sizes every 30 frames: grow the sealed pool\n"
 "                     in place; shrink in place with the seed ABI (lift\n"
 "                     SEAL_SHRINK once the compositor let go), else\n"
@@ -172,7 +174,7 @@ static bool parse_options(int argc, char **argv, struct options *o)
 {
 	enum { O_API = 256, O_SEALS, O_SIZE, O_FRAMES, O_EXIT, O_BUFFERS,
 	       O_RESIZE, O_VERBOSE, O_HELP, O_NO_EXT, O_PROVOKE, O_UNSEALABLE,
-	       O_FULLSCREEN };
+	       O_FULLSCREEN, O_FULL_DAMAGE };
 	static const struct option longopts[] = {
 		{ "seal-api", required_argument, NULL, O_API },
 		{ "seals", required_argument, NULL, O_SEALS },
@@ -182,6 +184,7 @@ static bool parse_options(int argc, char **argv, struct options *o)
 		{ "buffers", required_argument, NULL, O_BUFFERS },
 		{ "resize", no_argument, NULL, O_RESIZE },
 		{ "fullscreen", no_argument, NULL, O_FULLSCREEN },
+		{ "full-damage", no_argument, NULL, O_FULL_DAMAGE },
 		{ "verbose", no_argument, NULL, O_VERBOSE },
 		{ "help", no_argument, NULL, O_HELP },
 		{ "no-policy-extension", no_argument, NULL, O_NO_EXT },
@@ -229,6 +232,9 @@ static bool parse_options(int argc, char **argv, struct options *o)
 			break;
 		case O_FULLSCREEN:
 			o->fullscreen = true;
+			break;
+		case O_FULL_DAMAGE:
+			o->full_damage = true;
 			break;
 		case O_VERBOSE:
 			o->verbose = true;

@@ -163,7 +163,8 @@ void redraw(struct window *w)
 	w->stats.render_ms += ms_between(&t0, &t1);
 
 	wl_surface_attach(w->surface, b->buffer, 0, 0);
-	if (frame == 1 || b->width != w->buffers[0].width || w->o->resize) {
+	if (frame == 1 || b->width != w->buffers[0].width || w->o->resize ||
+	    w->o->full_damage) {
 		wl_surface_damage_buffer(w->surface, 0, 0, b->width, b->height);
 	} else {
 		/* Only what changed since the frame on screen. */
