@@ -287,6 +287,11 @@ void wlseal_repaint_init(struct wlseal_server *server)
 
 void wlseal_repaint_finish(struct wlseal_server *server)
 {
+	/* What the seals saved: frames shown as the client's own buffer. */
+	wlseal_log("frames: %llu composed (%llu bytes of client pixels copied), %llu scanned out (none copied)",
+		   (unsigned long long)server->frames_composed,
+		   (unsigned long long)server->bytes_copied,
+		   (unsigned long long)server->frames_scanned_out);
 	wl_list_remove(&server->frame_request.link);
 	wlseal_scene_finish(&server->scene);
 	server->backend->impl->destroy(server->backend);

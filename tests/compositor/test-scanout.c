@@ -487,6 +487,20 @@ static void run_client(const char *seals)
 	check(!proc_contains(&c.p, "direct scanout: composing instead"),
 	      "%s: no buffer composed instead", seals);
 	comp_stop(&c);
+	/* Its report at exit counts them too. */
+	{
+		unsigned long long composed = 0, scanned = 0;
+		const char *r = NULL;
+
+		if (proc_wait(&c.p, NULL, "scanned out (none copied)", TIMEOUT_MS,
+			      line, sizeof(line)))
+			r = strstr(line, "frames: ");
+		bool ok = r && sscanf(r, "frames: %llu composed (%*u bytes of client pixels copied), %llu scanned out",
+				  &composed, &scanned) == 2 && scanned >= 30;
+
+		check(ok, "%s: the exit report counts %llu frames scanned out (%llu composed)",
+		      seals, scanned, composed);
+	}
 }
 
 static void test_client(void)
