@@ -103,6 +103,11 @@ struct wlseal_server {
 	/* What each client may cost, and all together (account/). */
 	struct wlseal_ledger ledger;
 
+	/* --xdg-early-buffer=map: a buffer committed on an xdg_toplevel or
+	 * xdg_popup before its first configure was acked maps the window
+	 * instead of ending the client (wl/xdg-shell.c). */
+	bool xdg_early_map;
+
 	/* The seal policy, wl_shm and wlseal_shm_policy_v1 (shm/). */
 	struct wlseal_shm shm;
 };

@@ -497,10 +497,18 @@ void wlseal_xdg_popup_commit(struct wlseal_xdg_popup *p)
 	if (!p->initial_sent) {
 		p->initial_sent = true;
 		send_configure(p, false, 0);
-		return;
+		if (!s->server->xdg_early_map)
+			return;
 	}
-	if (!p->configured)
-		return;
+	if (!p->configured) {
+		/* --xdg-early-buffer=map: a buffer before any ack maps
+		 * the popup at the newest place sent, as if acked. */
+		if (!s->server->xdg_early_map || !s->has_content ||
+		    p->n_sent == 0)
+			return;
+		p->box = p->sent[p->n_sent - 1].box;
+		p->configured = true;
+	}
 	if (s->has_content && !p->mapped) {
 		/* The parent must show first; otherwise the popup is
 		 * dismissed at once. */

@@ -52,13 +52,21 @@ static void xdg_surface_role_activate(struct wlseal_surface *s, bool activated)
  * the first xdg_surface.configure call must also be treated as errors"
  * (xdg_surface): a buffer attached before the role answered the
  * initial commit. A buffer attached after that configure was sent, and
- * before it was acked, waits for the ack (xdg-toplevel.c). */
+ * before it was acked, waits for the ack (xdg-toplevel.c).
+ *
+ * --xdg-early-buffer=map (server->xdg_early_map) takes such a buffer
+ * from an xdg_surface that has its role object: its commit is the
+ * initial commit and maps the window (xdg-toplevel.c, xdg-popup.c).
+ * Without a role object there is no window it could map, and the
+ * error stands in both modes. */
 static bool xdg_surface_role_attach(struct wlseal_surface *s)
 {
 	struct wlseal_xdg_surface *xs = s->role;
 
 	if (xs->toplevel ? xs->toplevel->initial_sent :
 	    xs->popup && wlseal_xdg_popup_configure_sent(xs->popup))
+		return true;
+	if (xs->server->xdg_early_map && (xs->toplevel || xs->popup))
 		return true;
 	wl_resource_post_error(xs->resource, XDG_SURFACE_ERROR_UNCONFIGURED_BUFFER,
 			       "a buffer attached to wl_surface@%u before its "

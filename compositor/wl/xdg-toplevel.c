@@ -248,7 +248,15 @@ void wlseal_xdg_toplevel_commit(struct wlseal_xdg_toplevel *tl)
 			tl->initial_sent = true;
 			send_configure(tl);
 		}
-		return;
+		if (!s->server->xdg_early_map || !s->has_content)
+			return;
+		/* --xdg-early-buffer=map: a buffer before any ack maps the
+		 * window in the state of the newest configure sent, as if
+		 * the client had acked it (a later ack of it, or of an
+		 * older one, is still no error). */
+		tl->acked = tl->n_sent > 0 ? tl->sent[tl->n_sent - 1].state :
+					     tl->wanted;
+		tl->configured = true;
 	}
 	if (s->has_content && !s->view.mapped) {
 		map(tl);
@@ -450,6 +458,15 @@ void wlseal_xdg_toplevel_create(struct wlseal_xdg_surface *xs,
 	xs->toplevel = tl;
 	wl_resource_set_implementation(tl->resource, &toplevel_impl, tl,
 				       toplevel_resource_destroy);
+	/* --xdg-early-buffer=map: the first configure goes out now, not
+	 * at the initial commit, for clients that attach their first
+	 * buffer on the strength of a configure they never asked for
+	 * with a commit. A state asked for before the initial commit
+	 * comes in a configure of its own. */
+	if (xs->server->xdg_early_map) {
+		tl->initial_sent = true;
+		send_configure(tl);
+	}
 }
 
 void wlseal_xdg_toplevel_detach(struct wlseal_xdg_toplevel *tl)

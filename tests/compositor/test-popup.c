@@ -727,6 +727,36 @@ static void test_parent_unmap(void)
 	t_stop(&t);
 }
 
+/*
+ * --xdg-early-buffer=map: a popup whose first commit carries a buffer
+ * gets its configure and shows at once at the configured place.
+ */
+static void test_early_buffer(void)
+{
+	static const char *const opts[] = { "--xdg-early-buffer=map", NULL };
+	static struct t t;
+	struct win w;
+	struct pop p;
+
+	t_start_args(&t, opts);
+	toplevel_at_32(&t, &w, 200, 150);
+	pop_create(&t, &p, "P", w.xs,
+		   positioner(&t, 40, 30, 20, 10, 30, 20, A(BOTTOM_RIGHT),
+			      G(BOTTOM_RIGHT), 0, 0, 0));
+	check(wl_display_roundtrip(t.display) >= 0 && p.configures == 0,
+	      "no popup configure before its initial commit (%d)", p.configures);
+	show(&t, p.s, 40, 30, GREEN);
+	pop_wait_configure(&p, 0, "popup committed with a buffer");
+	expect_configure(&p, 50, 30, 40, 30, "the popup's configure");
+	screenshot(&t);
+	t.ox = 32 + 50;
+	t.oy = 32 + 30;
+	expect_rect(&t, 0, 0, 40, 30, GREEN, "the popup shown without an ack");
+	expect_rect(&t, -2, 0, 2, 30, RED, "its parent left of it");
+	t.ox = t.oy = 0;
+	t_stop(&t);
+}
+
 static const struct harness_test tests[] = {
 	{ "popup-position", test_position },
 	{ "popup-flip", test_flip },
@@ -737,6 +767,7 @@ static const struct harness_test tests[] = {
 	{ "popup-destroy-order", test_destroy_order },
 	{ "popup-grab", test_grab },
 	{ "popup-parent-unmap", test_parent_unmap },
+	{ "popup-early-buffer", test_early_buffer },
 };
 
 int main(int argc, char **argv)
