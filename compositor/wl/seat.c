@@ -27,8 +27,10 @@
  * A popup grab (xdg-popup.c hands it over with wlseal_seat_set_grab)
  * takes the keyboard from the focused toplevel, which stays activated,
  * and gives it back when it ends. While it holds, a button pressed
- * anywhere its wlseal_grab_impl does not claim dismisses it (the click
- * then goes on as usual), and one pressed on its popups moves no focus.
+ * anywhere its wlseal_grab_impl does not claim (the popup client's
+ * surfaces) dismisses it (the click then goes on as usual), and one
+ * pressed on what it claims moves no focus. A toplevel mapped while
+ * it holds takes the keyboard and dismisses it.
  *
  * Work per event is bounded by the acting client's own state. A map or
  * unmap costs the seat O(1) (the keyboard focus: the newest toplevel,
@@ -259,9 +261,15 @@ static void view_mapped(struct wl_listener *l, void *data)
 	struct wlseal_scene_view *v = data;
 
 	/* The newest toplevel gets the keyboard. Only a top-level view is
-	 * sure to be a surface's: a child may be a window frame's. */
-	if (!v->parent && view_surface(v)->role_activate)
+	 * sure to be a surface's: a child may be a window frame's. A
+	 * popup grab held the keyboard: the new window breaks it (its
+	 * popups are dismissed, O(chain length)), after it was made the
+	 * focus, so that the keyboard goes straight to it. */
+	if (!v->parent && view_surface(v)->role_activate) {
 		set_keyboard_focus(seat, view_surface(v));
+		if (seat->grab)
+			seat->grab->impl->dismiss(seat->grab);
+	}
 }
 
 /* Work per unmap: O(depth of the focused surfaces' trees), at most 32
