@@ -24,7 +24,9 @@
  * the window is left, and the cursor's motion moves it (its role_move)
  * until the last button is released, when the surface under the cursor
  * is found again. No client gets pointer events meanwhile; the move
- * ends early if the window goes.
+ * ends early if the window goes. An interactive resize
+ * (xdg_toplevel.resize, wlseal_seat_resize) is the same, the cursor's
+ * motion dragging the window's edges (its role_resize) instead.
  *
  * Views the compositor draws itself (server-side window frames,
  * decor.c) take the pointer through their scene hooks
@@ -117,6 +119,17 @@ static void moving_gone(struct wl_listener *l, void *data)
 
 	/* The window is being destroyed: the move ends with it. */
 	wlseal_focus_set(&p->moving, NULL);
+}
+
+/* The move or resize ends (the window stays, if it does). */
+static void end_move(struct wlseal_pointer *p)
+{
+	struct wlseal_surface *w = p->moving.surface;
+
+	wlseal_focus_set(&p->moving, NULL);
+	if (w && p->resize_edges && w->role_resize)
+		w->role_resize(w, 0, 0, 0);
+	p->resize_edges = 0;
 }
 
 void wlseal_pointer_init(struct wlseal_pointer *p, struct wlseal_server *server)
@@ -275,7 +288,7 @@ static void view_local(struct wlseal_pointer *p, struct wlseal_scene_view *v,
 void wlseal_pointer_leave(struct wlseal_pointer *p)
 {
 	p->over = p->grab = NULL;
-	wlseal_focus_set(&p->moving, NULL);
+	end_move(p);
 	if (set_focus(p, NULL, 0, 0))
 		wlseal_pointer_frame(p);
 }
@@ -311,7 +324,11 @@ void wlseal_pointer_motion(struct wlseal_pointer *p, uint32_t time,
 		int64_t tx = (int64_t)(x - p->move_x0);
 		int64_t ty = (int64_t)(y - p->move_y0);
 
-		if ((tx != p->moved_x || ty != p->moved_y) && w->role_move)
+		if ((tx != p->moved_x || ty != p->moved_y) && p->resize_edges &&
+		    w->role_resize)
+			w->role_resize(w, p->resize_edges, (int32_t)tx,
+				       (int32_t)ty);
+		else if ((tx != p->moved_x || ty != p->moved_y) && w->role_move)
 			w->role_move(w, (int32_t)(tx - p->moved_x),
 				     (int32_t)(ty - p->moved_y));
 		p->moved_x = tx;
@@ -388,7 +405,7 @@ void wlseal_pointer_unmapped(struct wlseal_pointer *p)
 		p->grab = NULL;
 	if (p->moving.surface &&
 	    !wlseal_scene_view_visible(&p->moving.surface->view))
-		wlseal_focus_set(&p->moving, NULL);
+		end_move(p);
 	if (p->focus.surface &&
 	    !wlseal_scene_view_visible(&p->focus.surface->view) &&
 	    set_focus(p, NULL, 0, 0))
@@ -435,7 +452,7 @@ void wlseal_pointer_button(struct wlseal_pointer *p, uint32_t time,
 		if (pressed)
 			p->move_buttons++;
 		else if (--p->move_buttons <= 0) {
-			wlseal_focus_set(&p->moving, NULL);
+			end_move(p);
 			wlseal_pointer_rehit(p);
 		}
 		return;
@@ -505,14 +522,16 @@ void wlseal_pointer_frame(struct wlseal_pointer *p)
 	p->frame_clients[0] = p->frame_clients[1] = NULL;
 }
 
-bool wlseal_pointer_move(struct wlseal_pointer *p, struct wlseal_surface *s,
-			 uint32_t serial)
+/* A move (@edges 0) or a resize of @s. */
+static bool begin_move(struct wlseal_pointer *p, struct wlseal_surface *s,
+		       uint32_t serial, uint32_t edges)
 {
 	struct wlseal_scene_view *v;
 	int buttons = p->held;
 
 	if (!p->focus.surface || !buttons || serial != p->button_serial ||
-	    !s->role_move || p->moving.surface)
+	    !(edges ? s->role_resize != NULL : s->role_move != NULL) ||
+	    p->moving.surface)
 		return false;
 	/* The press was on the window or one of its subsurfaces: O(depth). */
 	for (v = &p->focus.surface->view; v->parent; v = v->parent)
@@ -526,7 +545,22 @@ bool wlseal_pointer_move(struct wlseal_pointer *p, struct wlseal_surface *s,
 	p->move_x0 = p->x;
 	p->move_y0 = p->y;
 	p->moved_x = p->moved_y = 0;
-	wlseal_debug("interactive move of wl_surface@%u",
+	p->resize_edges = edges;
+	if (edges)
+		s->role_resize(s, edges, 0, 0);
+	wlseal_debug("interactive %s of wl_surface@%u", edges ? "resize" : "move",
 		     wl_resource_get_id(s->resource));
 	return true;
+}
+
+bool wlseal_pointer_move(struct wlseal_pointer *p, struct wlseal_surface *s,
+			 uint32_t serial)
+{
+	return begin_move(p, s, serial, 0);
+}
+
+bool wlseal_pointer_resize(struct wlseal_pointer *p, struct wlseal_surface *s,
+			   uint32_t serial, uint32_t edges)
+{
+	return edges && begin_move(p, s, serial, edges);
 }

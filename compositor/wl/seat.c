@@ -232,6 +232,12 @@ bool wlseal_seat_move(struct wlseal_seat *seat, struct wlseal_surface *s,
 	return wlseal_pointer_move(&seat->pointer, s, serial);
 }
 
+bool wlseal_seat_resize(struct wlseal_seat *seat, struct wlseal_surface *s,
+			uint32_t serial, uint32_t edges)
+{
+	return wlseal_pointer_resize(&seat->pointer, s, serial, edges);
+}
+
 /*
  * The topmost mapped toplevel, or NULL: the top view of the scene, in
  * O(1), never a walk of the views. Only xdg-toplevel.c maps top-level

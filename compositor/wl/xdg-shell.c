@@ -95,6 +95,16 @@ static void xdg_surface_role_move(struct wlseal_surface *s, int32_t dx,
 		wlseal_xdg_toplevel_move(xs->toplevel, dx, dy);
 }
 
+/* An interactive resize of the toplevel (seat.c). */
+static void xdg_surface_role_resize(struct wlseal_surface *s, uint32_t edges,
+				    int32_t dx, int32_t dy)
+{
+	struct wlseal_xdg_surface *xs = s->role;
+
+	if (xs->toplevel)
+		wlseal_xdg_toplevel_resize(xs->toplevel, edges, dx, dy);
+}
+
 /* xdg_surface */
 
 static void xdg_surface_destroy(struct wl_client *c, struct wl_resource *r)
@@ -119,6 +129,7 @@ static void xdg_surface_get_toplevel(struct wl_client *client,
 		xs->surface->role_activate = xdg_surface_role_activate;
 		xs->surface->role_place = xdg_surface_role_place;
 		xs->surface->role_move = xdg_surface_role_move;
+		xs->surface->role_resize = xdg_surface_role_resize;
 	}
 }
 
@@ -209,6 +220,7 @@ static void xdg_surface_detach(struct wlseal_xdg_surface *xs)
 	xs->surface->role_activate = NULL;
 	xs->surface->role_place = NULL;
 	xs->surface->role_move = NULL;
+	xs->surface->role_resize = NULL;
 	xs->surface->role_attach = NULL;
 	xdg_unmap(xs);
 	xs->surface->role_commit = NULL;

@@ -494,11 +494,78 @@ static void test_move(void)
 	sc_stop(&sc);
 }
 
+/* A configure of @w after the @n-th: @width x @height, resizing or not
+ * (the last one, once it came). */
+static void expect_resize_configure(struct win *w, int n, int32_t width,
+				    int32_t height, bool resizing,
+				    const char *what)
+{
+	wait_configure(w, n, what);
+	check(w->w == width && w->h == height && w->resizing == resizing,
+	      "%s: configure %dx%d%s (want %dx%d%s)", what, w->w, w->h,
+	      w->resizing ? " resizing" : "", width, height,
+	      resizing ? " resizing" : "");
+}
+
+/*
+ * xdg_toplevel.resize: granted like a move; the window is left, the
+ * cursor drags the edges: configures with the resizing state and the
+ * dragged size, the top left corner moved at once so that the bottom
+ * right one stays where it was. The release takes the pointer where
+ * the cursor is and ends the resizing state; the size stays. An edge
+ * that is no edge (top and bottom) is an error.
+ */
+static void test_resize(void)
+{
+	static struct sc sc;
+	struct win a;
+	int ax, ay, n;
+
+	sc_start(&sc, 8);
+	sc_pointer(&sc);
+	sc_window(&sc, &a, 0, 40, RED, &ax, &ay);
+	fifo_move(&sc.f, ax + 10, ay + 10);
+	expect(&sc, "ptr-", "ptr-enter A 10.00 10.00");
+	expect(&sc, "ptr-", "ptr-frame");
+	fifo_key(&sc.f, BTN_LEFT, 1);
+	expect(&sc, "ptr-", "ptr-button 272 pressed");
+	expect(&sc, "ptr-", "ptr-frame");
+
+	n = a.configures;
+	xdg_toplevel_resize(a.tl, sc.seat, sc.button_serial,
+			    XDG_TOPLEVEL_RESIZE_EDGE_TOP_LEFT);
+	wl_display_flush(sc.t.display);
+	expect(&sc, "ptr-", "ptr-leave A");
+	expect(&sc, "ptr-", "ptr-frame");
+	expect_resize_configure(&a, n, 40, 40, true, "the resize began");
+	n = a.configures;
+	fifo_move(&sc.f, ax + 10 - 10, ay + 10 - 20);
+	expect_placed_at(&sc.t, ax - 10, ay - 20, "the top left corner dragged");
+	expect_resize_configure(&a, n, 50, 60, true, "dragged by -10,-20");
+	win_draw(&a, 50, 60, GREEN);
+	n = a.configures;
+	fifo_key(&sc.f, BTN_LEFT, 0);
+	expect(&sc, "ptr-", "ptr-enter A 10.00 10.00");
+	expect_resize_configure(&a, n, 50, 60, false, "the resize ended");
+	check(!strstr(sc.log, "ptr-button 272 released"),
+	      "no client saw the release that ended the resize");
+	win_draw(&a, 50, 60, GREEN);
+	screenshot(&sc.t);
+	expect_rect(&sc.t, ax - 10, ay - 20, 50, 60, GREEN,
+		    "the window resized, its bottom right corner in place");
+
+	xdg_toplevel_resize(a.tl, sc.seat, sc.button_serial, 3);
+	expect_error(&sc.t, "resize edge top and bottom", "xdg_toplevel",
+		     XDG_TOPLEVEL_ERROR_INVALID_RESIZE_EDGE);
+	sc_stop(&sc);
+}
+
 static const struct harness_test tests[] = {
 	{ "input-keymap", test_keymap },
 	{ "input-keys", test_keys },
 	{ "input-pointer", test_pointer },
 	{ "input-move", test_move },
+	{ "input-resize", test_resize },
 	{ "input-dropped", test_dropped },
 	{ "input-vanish", test_vanish },
 	{ "input-bad-path", test_bad_path },
