@@ -162,6 +162,10 @@ struct wlseal_surface {
 	/* The state was applied (after role_commit): subsurfaces apply
 	 * what waited for this surface (subcompositor.c). */
 	struct wl_signal apply_signal;
+	/* The client committed (before the commit is cached or applied):
+	 * its subsurfaces' positions and order, which are this surface's
+	 * state, are taken with the commit (subcompositor.c). */
+	struct wl_signal commit_signal;
 };
 
 bool wlseal_compositor_init(struct wlseal_server *server);
