@@ -50,6 +50,23 @@
  * Only losing the focus is not left for later: an unmapped focus gets
  * leave at once (wlseal_pointer_unmapped, O(depth of its tree)).
  *
+ * Nor is a change within the window that has the focus: when a commit
+ * of one of its surfaces is applied (server->events.commit_applied,
+ * wlseal_pointer_committed), the cursor is looked for again in that
+ * window's tree only, so that the client, which moved a subsurface
+ * under the cursor and then asked for a roundtrip, gets the enter,
+ * leave or motion before the roundtrip's done. The cost is O(depth +
+ * the committing client's own tree), which that client's subsurface
+ * budget bounds and which the commit's own apply already walked; no
+ * other client's view is visited. It is done only while the focus is
+ * in that very window (the cursor was within the tree's old bounds, and
+ * nothing of another window was above it there), only if the scene
+ * changed since the last hit test, and only with a pointer device
+ * (seat.c). When nothing of the window is under the cursor any more,
+ * or a view of the compositor's own is, what lies below is for the
+ * next frame's hit test, as are windows moving under a cursor that was
+ * not on them, and anything another window did meanwhile.
+ *
  * Events go to the focused client's own wl_pointers (seat-client.c),
  * never through a walk of every client's.
  *
@@ -380,6 +397,41 @@ void wlseal_pointer_rehit(struct wlseal_pointer *p)
 		wlseal_constraint_update(p, s);
 	} else {
 		wlseal_constraint_update(p, s);	/* the surface moved */
+	}
+}
+
+void wlseal_pointer_committed(struct wlseal_pointer *p,
+			      struct wlseal_surface *s)
+{
+	struct wlseal_scene_view *root, *froot, *v;
+	struct wlseal_surface *hit_s;
+	double sx = 0, sy = 0;
+
+	if (!p->focus.surface || p->held || p->grab || p->moving.surface ||
+	    p->layout == p->server->scene.layout)
+		return;
+	/* The same window: O(depth) each, at most 32 levels. */
+	for (root = &s->view; root->parent; root = root->parent)
+		;
+	for (froot = &p->focus.surface->view; froot->parent;
+	     froot = froot->parent)
+		;
+	if (root != froot)
+		return;
+	v = wlseal_scene_view_at_within(&p->server->scene, root, p->x, p->y,
+					&sx, &sy);
+	if (!v || v->pointer)
+		return;
+	hit_s = wl_container_of(v, hit_s, view);
+	if (set_focus(p, hit_s, sx, sy)) {
+		wlseal_pointer_frame(p);
+	} else if (sx != p->sx || sy != p->sy) {
+		/* It moved under the cursor: the cursor moved on it. */
+		if (!wlseal_constraint_locked(p)) {
+			send_motion(p, p->time, sx, sy);
+			wlseal_pointer_frame(p);
+		}
+		wlseal_constraint_update(p, hit_s);
 	}
 }
 

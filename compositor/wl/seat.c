@@ -68,6 +68,7 @@ struct wlseal_seat {
 	struct wlseal_touch touch;
 	struct wl_listener view_mapped, view_unmapped;	/* scene signals */
 	struct wl_listener frame_start;		/* server->events */
+	struct wl_listener commit_applied;	/* server->events */
 };
 
 static void resource_destroy(struct wl_client *c, struct wl_resource *r)
@@ -303,6 +304,16 @@ static void frame_start(struct wl_listener *l, void *data)
 		wlseal_pointer_frame_start(&seat->pointer);
 }
 
+/* A commit was applied: the pointer looks within that window, O(its
+ * tree), and not at all without a pointer device (pointer.c). */
+static void commit_applied(struct wl_listener *l, void *data)
+{
+	struct wlseal_seat *seat = wl_container_of(l, seat, commit_applied);
+
+	if (seat->caps & WLSEAL_INPUT_POINTER)
+		wlseal_pointer_committed(&seat->pointer, data);
+}
+
 /* The input handler */
 
 static void on_key(void *data, uint32_t time, uint32_t key, bool pressed)
@@ -472,6 +483,8 @@ struct wlseal_seat *wlseal_seat_create(struct wlseal_server *server)
 	wl_signal_add(&server->scene.unmap_signal, &seat->view_unmapped);
 	seat->frame_start.notify = frame_start;
 	wl_signal_add(&server->events.frame_start, &seat->frame_start);
+	seat->commit_applied.notify = commit_applied;
+	wl_signal_add(&server->events.commit_applied, &seat->commit_applied);
 	return seat;
 }
 
@@ -485,6 +498,7 @@ void wlseal_seat_destroy(struct wlseal_seat *seat)
 	wl_list_remove(&seat->view_mapped.link);
 	wl_list_remove(&seat->view_unmapped.link);
 	wl_list_remove(&seat->frame_start.link);
+	wl_list_remove(&seat->commit_applied.link);
 	wl_resource_for_each_safe(r, tmp, &seat->resources)
 		wl_list_init(wl_resource_get_link(r));
 	wl_global_destroy(seat->global);

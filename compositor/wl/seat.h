@@ -143,6 +143,10 @@ void wlseal_pointer_rehit(struct wlseal_pointer *p);
 void wlseal_pointer_frame_start(struct wlseal_pointer *p);
 /* A view was unmapped: if that hid the focus, leave it now. */
 void wlseal_pointer_unmapped(struct wlseal_pointer *p);
+/* A commit of @s was applied: if the focus is in @s's window, the
+ * cursor is found again within that window. */
+void wlseal_pointer_committed(struct wlseal_pointer *p,
+			      struct wlseal_surface *s);
 /* The window @s moves with the cursor while the button pressed on it
  * with @serial is held; false: none is. */
 bool wlseal_pointer_move(struct wlseal_pointer *p, struct wlseal_surface *s,

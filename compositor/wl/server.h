@@ -81,6 +81,10 @@ struct wlseal_server {
 		/* wl/'s own: the keyboard focus moved (wl/keyboard.c) and
 		 * text inputs follow it (wl/text-input.c). */
 		struct wl_signal keyboard_focus; /* data: wlseal_surface or NULL */
+		/* A client's wl_surface.commit was applied, with all it
+		 * brought along (wl/surface.c); the pointer looks again
+		 * within that window (wl/seat.c, wl/pointer.c). */
+		struct wl_signal commit_applied; /* data: wlseal_surface */
 	} events;
 
 	/* Surfaces and what waits for a frame (wl/surface.c). */

@@ -654,6 +654,7 @@ static void surface_commit(struct wl_client *client, struct wl_resource *r)
 	} else {
 		surface_apply(s, &s->pending);
 	}
+	wl_signal_emit(&s->server->events.commit_applied, s);
 }
 
 void wlseal_surface_apply_cached(struct wlseal_surface *s)
