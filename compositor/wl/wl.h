@@ -197,7 +197,7 @@ bool wlseal_region_box(int32_t x, int32_t y, int32_t w, int32_t h,
 /* subcompositor.c: wl_subcompositor and wl_subsurface */
 bool wlseal_subcompositor_init(struct wlseal_server *server);
 
-/* data-device.c: wl_data_device_manager (no selection, no drag) */
+/* data-device.c: wl_data_device_manager (the selection, no drag) */
 bool wlseal_data_device_init(struct wlseal_server *server);
 
 /* seat.c (with keyboard.c, keymap.c, pointer.c, seat.h): the wl_seat
