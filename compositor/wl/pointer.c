@@ -120,14 +120,35 @@ static void unlink_resource(struct wl_resource *r)
 	wl_list_remove(wl_resource_get_link(r));
 }
 
+static struct wl_client *focus_client(struct wlseal_pointer *p);
+static struct wl_list *pointers_of(struct wl_client *client);
+static void pending(struct wlseal_pointer *p, struct wl_resource *r);
+
 static void focus_gone(struct wl_listener *l, void *data)
 {
 	struct wlseal_pointer *p = wl_container_of(l, p, focus.destroy);
+	struct wl_list *pointers = pointers_of(focus_client(p));
+	struct wl_resource *r;
 
-	/* The surface is being destroyed: no leave for it, and the
-	 * implicit grab ends with it. */
+	/* The surface is being destroyed (its resource's destroy signal:
+	 * the object still exists on the wire): its client is told of the
+	 * leave now, before the object's delete_id, so that it never sees
+	 * an enter elsewhere without a leave. A client that destroyed it
+	 * itself gets the leave with a NULL surface (libwayland-client
+	 * names no destroyed object), as wlroots sends it. A departing
+	 * client has no wl_pointers left to tell (seat-client.c). The
+	 * implicit grab ends with the surface. */
+	if (pointers) {
+		uint32_t serial = wl_display_next_serial(p->server->display);
+
+		wl_resource_for_each(r, pointers) {
+			wl_pointer_send_leave(r, serial, p->focus.surface->resource);
+			pending(p, r);
+		}
+	}
 	wlseal_focus_set(&p->focus, NULL);
 	p->held = 0;
+	wlseal_pointer_frame(p);
 }
 
 static void moving_gone(struct wl_listener *l, void *data)
