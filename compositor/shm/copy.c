@@ -88,15 +88,13 @@ uint32_t wlseal_copy_check(const struct wlseal_shm_policy *policy, int fd,
 		return refuse(v, WLSEAL_SHM_POOL_REQUEST_V1_REASON_MAP_FAILED,
 			      "not sealable, and not open for reading to copy from");
 	v->file_size = st.st_size;
-	/* The same promise as a mapped pool at create_pool and resize;
-	 * unlike one, a copied pool stays safe when the file shrinks later. */
-	if (st.st_size < size) {
-		snprintf(v->message, sizeof(v->message),
-			 "file smaller than pool (file %lld bytes, pool %lld bytes)",
-			 (long long)st.st_size, (long long)size);
-		v->reason = WLSEAL_SHM_POOL_REQUEST_V1_REASON_FILE_TOO_SMALL;
-		return v->reason;
-	}
+	/* The file's size is not held to the pool's here, unlike a mapped
+	 * pool's: nothing is mapped, and every commit reads the rows it
+	 * needs and ends the client when the file no longer has them
+	 * (wlseal_copy_read, buffer.c). A file truncated before its pool
+	 * even arrived (WLCS's bad-buffer client truncates and then
+	 * flushes) is caught there, on the wl_buffer, as libwayland's
+	 * wl_shm catches it at the first access. */
 	return 0;
 }
 

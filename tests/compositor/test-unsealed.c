@@ -226,6 +226,29 @@ static void test_copy(void)
 	check(maps_of_memfd(t.c.p.pid) == 0, "still no mapping of the file");
 	(void)b;
 
+	/* A pool larger than its file: accepted (nothing is mapped); the
+	 * buffer's first commit finds the file short. */
+	close(fd);
+	fd = memfd(STRIDE * 8, false);
+	{
+		struct wl_shm_pool *small = wl_shm_create_pool(t.shm, fd, SIZE);
+
+		b = wl_shm_pool_create_buffer(small, 0, W, H, STRIDE,
+					      WL_SHM_FORMAT_ARGB8888);
+		wl_shm_pool_destroy(small);
+	}
+	if (wl_display_roundtrip(t.display) < 0)
+		fail("a copied pool larger than its file was refused: %s",
+		     last_client_log);
+	tap_ok("a copied pool larger than its file is accepted");
+	win_create(&t, &w);
+	win_initial_commit(&w);
+	xdg_surface_ack_configure(w.xs, w.serial);
+	wl_surface_attach(w.s, b, 0, 0);
+	wl_surface_commit(w.s);
+	expect_error(&t, "a buffer past the end of its file, committed",
+		     "wl_buffer", WL_SHM_ERROR_INVALID_FD);
+
 	/* The copies count against the pool memory budget: a sparse 48 MiB
 	 * unsealable pool's buffer is within 64 MiB, a second is not. */
 	big = memfd(48 << 20, false);
