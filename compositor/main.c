@@ -63,6 +63,7 @@ struct wlseal_options {
 	/* --input paths (input/): streams of struct input_event. */
 	const char *inputs[8];
 	int n_inputs;
+	bool xdg_early_map;	/* --xdg-early-buffer=map */
 };
 
 
@@ -250,6 +251,18 @@ static void usage(FILE *f)
 "                           no_memory naming the limit. All clients together\n"
 "                           may hold 16 times each, the last quarter only\n"
 "                           for clients holding few\n"
+"  --xdg-early-buffer=error|map\n"
+"                           a buffer an xdg_toplevel or xdg_popup client\n"
+"                           attaches before its first configure: error\n"
+"                           (default, as xdg_surface says: the client gets\n"
+"                           unconfigured_buffer); map: a toplevel's first\n"
+"                           configure goes out when the role is made, and a\n"
+"                           buffer committed before any configure was acked\n"
+"                           is taken as if the newest one had been, mapping\n"
+"                           the window (for clients written against\n"
+"                           compositors that allow it); a buffer attached\n"
+"                           to an xdg_surface without a role is an error\n"
+"                           in both\n"
 "  --input=PATH             read keys and pointer motion from PATH, any file\n"
 "                           of struct input_event records (an evdev node, a\n"
 "                           FIFO); repeatable, up to 8. A stream that is no\n"
@@ -278,6 +291,7 @@ static bool parse_options(int argc, char **argv, struct wlseal_options *o)
 	       O_VERBOSE, O_HELP, O_REQUIRE_SEALS, O_ACCEPT_SEALS,
 	       O_MAX_POOL_SIZE, O_UNSEALED, O_POLICY_FILE, O_INPUT, O_MAX_CLIENTS,
 	       O_SCANOUT,
+	       O_XDG_EARLY_BUFFER,
 	       O_BUDGET /* + enum wlseal_budget: the --max-*-per-client */ };
 	/* Not static: the budget options take their names from objects.c. */
 	const struct option longopts[] = {
@@ -304,6 +318,7 @@ static bool parse_options(int argc, char **argv, struct wlseal_options *o)
 		{ "input", required_argument, NULL, O_INPUT },
 		{ "max-clients", required_argument, NULL, O_MAX_CLIENTS },
 		{ "scanout", required_argument, NULL, O_SCANOUT },
+		{ "xdg-early-buffer", required_argument, NULL, O_XDG_EARLY_BUFFER },
 #define BUDGET_OPT(k) { wlseal_budget_info[k].option, required_argument, NULL, O_BUDGET + (k) }
 		BUDGET_OPT(WLSEAL_BUDGET_SURFACES),
 		BUDGET_OPT(WLSEAL_BUDGET_SUBSURFACES),
@@ -319,6 +334,7 @@ static bool parse_options(int argc, char **argv, struct wlseal_options *o)
 	static const char *const shms[] = { "wlseal", "libwayland", NULL };
 	static const char *const policies[] = { "secure", "permissive", NULL };
 	static const char *const scanouts[] = { "direct", "composite", NULL };
+	static const char *const early[] = { "error", "map", NULL };
 	uint64_t n;
 	int c, idx = 0;
 
@@ -386,6 +402,14 @@ static bool parse_options(int argc, char **argv, struct wlseal_options *o)
 				return wlseal_option_bad("--max-clients must be a "
 							 "number from 1 to 1000000");
 			o->max_clients = (int)n;
+			break;
+		case O_XDG_EARLY_BUFFER:
+			c = wlseal_option_choice(optarg, early);
+			if (c < 0)
+				return wlseal_option_bad("unknown --xdg-early-buffer "
+							 "'%s' (want error or map)",
+							 optarg);
+			o->xdg_early_map = c == 1;
 			break;
 		case O_PRINT_FRAMES:
 			o->print_frames = true;
@@ -566,6 +590,7 @@ int main(int argc, char **argv)
 	server.direct_scanout = !o->composite_only;
 	server.screenshot = o->screenshot;
 	server.screenshot_frame = o->screenshot_frame;
+	server.xdg_early_map = o->xdg_early_map;
 
 	server.backend = wlseal_backend_create(o->backend, server.loop,
 					       o->drm_device, o->width,

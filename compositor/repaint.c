@@ -276,6 +276,7 @@ void wlseal_repaint_init(struct wlseal_server *server)
 	wl_signal_init(&server->events.frame_start);
 	wl_signal_init(&server->events.frame_done);
 	wl_signal_init(&server->events.keyboard_focus);
+	wl_signal_init(&server->events.commit_applied);
 	server->frame_presented.notify = frame_presented;
 	wl_signal_add(&b->events.frame, &server->frame_presented);
 	wlseal_scene_init(&server->scene, b->width, b->height);

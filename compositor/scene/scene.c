@@ -389,35 +389,55 @@ static bool takes_input(const struct wlseal_scene_view *v, double x, double y)
 							   (int)y, NULL);
 }
 
+/* The topmost view of @top's tree that takes input at (@x, @y), into
+ * *@found, or *@found unchanged. A tree whose box misses the point is
+ * passed over whole. */
+static void tree_at(struct wlseal_scene *scene, struct wlseal_scene_view *top,
+		    double x, double y, struct wlseal_scene_view **found,
+		    double *sx, double *sy)
+{
+	const struct wlseal_scene_box *b = subtree_box(scene, top);
+	struct scene_walk w;
+
+	scene->visits++;
+	if (x < (double)(top->x + b->x1) || x >= (double)(top->x + b->x2) ||
+	    y < (double)(top->y + b->y1) || y >= (double)(top->y + b->y2))
+		return;
+	scene_walk_begin(&w, top, 0, 0);
+	do {
+		double vx = x - (double)w.x, vy = y - (double)w.y;
+
+		scene->visits++;
+		if (takes_input(w.v, vx, vy)) {
+			*found = w.v;
+			*sx = vx;
+			*sy = vy;
+		}
+	} while (scene_walk_next(&w));
+}
+
 struct wlseal_scene_view *wlseal_scene_view_at(struct wlseal_scene *scene,
 					       double x, double y,
 					       double *sx, double *sy)
 {
 	struct wlseal_scene_view *top, *found = NULL;
 
-	/* Bottom first, so the last view that matches is on top. A tree
-	 * whose box misses the point is passed over whole. */
+	/* Bottom first, so the last view that matches is on top. */
 	scene->hit_tests++;
-	wl_list_for_each(top, &scene->views, link) {
-		const struct wlseal_scene_box *b = subtree_box(scene, top);
-		struct scene_walk w;
+	wl_list_for_each(top, &scene->views, link)
+		tree_at(scene, top, x, y, &found, sx, sy);
+	return found;
+}
 
-		scene->visits++;
-		if (x < (double)(top->x + b->x1) || x >= (double)(top->x + b->x2) ||
-		    y < (double)(top->y + b->y1) || y >= (double)(top->y + b->y2))
-			continue;
-		scene_walk_begin(&w, top, 0, 0);
-		do {
-			double vx = x - (double)w.x, vy = y - (double)w.y;
+struct wlseal_scene_view *wlseal_scene_view_at_within(struct wlseal_scene *scene,
+						      struct wlseal_scene_view *top,
+						      double x, double y,
+						      double *sx, double *sy)
+{
+	struct wlseal_scene_view *found = NULL;
 
-			scene->visits++;
-			if (takes_input(w.v, vx, vy)) {
-				found = w.v;
-				*sx = vx;
-				*sy = vy;
-			}
-		} while (scene_walk_next(&w));
-	}
+	if (top->mapped && !top->parent)
+		tree_at(scene, top, x, y, &found, sx, sy);
 	return found;
 }
 

@@ -239,6 +239,12 @@ void wlseal_scene_set_size(struct wlseal_scene *scene,
 struct wlseal_scene_view *wlseal_scene_view_at(struct wlseal_scene *scene,
 					       double x, double y,
 					       double *sx, double *sy);
+/* The same within the tree of the top-level view @top only (what other
+ * trees put above it is not looked at): O(that tree). */
+struct wlseal_scene_view *wlseal_scene_view_at_within(struct wlseal_scene *scene,
+						      struct wlseal_scene_view *top,
+						      double x, double y,
+						      double *sx, double *sy);
 bool wlseal_scene_has_damage(struct wlseal_scene *scene);
 /*
  * The view the next frame could be, pixel for pixel, instead of being

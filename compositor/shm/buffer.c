@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include <wayland-server-core.h>
+#include <wayland-server-protocol.h>
 
 #include "copy.h"
 #include "pool.h"
@@ -51,9 +52,15 @@ void wlseal_buffer_commit(struct wl_resource *resource,
 
 	if (!ours || !ours->copy)
 		return;
-	wlseal_copy_read(ours->copy, wl_resource_get_client(resource),
-			 ours->pool->fd, ours->offset, ours->stride,
-			 ours->height, spans, n);
+	/* The file shrank below the pool the client declared: its pool
+	 * is broken, as libwayland's wl_shm tells a client whose file
+	 * was truncated under a mapping. */
+	if (!wlseal_copy_read(ours->copy, wl_resource_get_client(resource),
+			      ours->pool->fd, ours->offset, ours->stride,
+			      ours->height, spans, n))
+		wl_resource_post_error(resource, WL_SHM_ERROR_INVALID_FD,
+				       "the pool's file is shorter than the "
+				       "buffer (truncated)");
 }
 
 bool wlseal_buffer_begin(struct wl_resource *resource, struct wlseal_pixels *px)

@@ -9,10 +9,14 @@
  * mapped, and SIGBUS-free holds for a simpler reason than the seals':
  * there is no mapping of the file to fault on. What the compositor reads
  * is its own memory, filled by pread(), and pread() of a file that was
- * truncated under it returns a short count (or 0), never a signal; the
- * rows it could not read are zeroed (transparent in ARGB8888, black in
- * XRGB8888) and that is logged, rate-limited. Holes read as zeros without
- * allocating pages in the file.
+ * truncated under it returns a short count (or 0), never a signal. A
+ * file shorter than the rows a commit needs is the client's broken
+ * pool: the rows it could not read are zeroed (transparent in ARGB8888,
+ * black in XRGB8888) and buffer.c ends the client with
+ * wl_shm.error.invalid_fd on the wl_buffer, as libwayland's wl_shm does
+ * when its SIGBUS handler catches the same truncation. A read that
+ * fails otherwise (an I/O error) leaves zeros, logged, rate-limited.
+ * Holes read as zeros without allocating pages in the file.
  *
  * Cost, bounded per commit: only the rows the commit damaged are read
  * (the whole buffer on its first commit, or when the surface changes
@@ -84,15 +88,13 @@ uint32_t wlseal_copy_check(const struct wlseal_shm_policy *policy, int fd,
 		return refuse(v, WLSEAL_SHM_POOL_REQUEST_V1_REASON_MAP_FAILED,
 			      "not sealable, and not open for reading to copy from");
 	v->file_size = st.st_size;
-	/* The same promise as a mapped pool at create_pool and resize;
-	 * unlike one, a copied pool stays safe when the file shrinks later. */
-	if (st.st_size < size) {
-		snprintf(v->message, sizeof(v->message),
-			 "file smaller than pool (file %lld bytes, pool %lld bytes)",
-			 (long long)st.st_size, (long long)size);
-		v->reason = WLSEAL_SHM_POOL_REQUEST_V1_REASON_FILE_TOO_SMALL;
-		return v->reason;
-	}
+	/* The file's size is not held to the pool's here, unlike a mapped
+	 * pool's: nothing is mapped, and every commit reads the rows it
+	 * needs and ends the client when the file no longer has them
+	 * (wlseal_copy_read, buffer.c). A file truncated before its pool
+	 * even arrived (WLCS's bad-buffer client truncates and then
+	 * flushes) is caught there, on the wl_buffer, as libwayland's
+	 * wl_shm catches it at the first access. */
 	return 0;
 }
 
@@ -186,13 +188,14 @@ static int merge_spans(struct wlseal_row_span *s, int n, int32_t height)
 	return out;
 }
 
-void wlseal_copy_read(struct wlseal_copy *c, struct wl_client *client, int fd,
+bool wlseal_copy_read(struct wlseal_copy *c, struct wl_client *client, int fd,
 		      int64_t offset, int32_t stride, int32_t height,
 		      const struct wlseal_row_span *spans, int n)
 {
 	struct wlseal_row_span rows[WLSEAL_ROW_SPANS_MAX];
 	size_t missing = 0, wanted = 0;
 	int i, err = 0, first_err = 0;
+	bool ended = false;
 
 	if (n < 0 || n > WLSEAL_ROW_SPANS_MAX || !c->filled) {
 		rows[0] = (struct wlseal_row_span){ 0, height };
@@ -217,6 +220,8 @@ void wlseal_copy_read(struct wlseal_copy *c, struct wl_client *client, int fd,
 			missing += len - got;
 			if (!first_err)
 				first_err = err;
+			if (!err)
+				ended = true;
 		}
 	}
 	c->filled = true;
@@ -224,8 +229,10 @@ void wlseal_copy_read(struct wlseal_copy *c, struct wl_client *client, int fd,
 		     (int)wlseal_client_pid(client), wanted - missing, n);
 	if (missing)
 		wlseal_account_log(client,
-				   "client pid=%d: copied buffer short by %zu of %zu bytes (%s): shown as zero",
+				   "client pid=%d: copied buffer short by %zu of %zu bytes (%s)%s",
 				   (int)wlseal_client_pid(client), missing, wanted,
 				   first_err ? strerror(first_err) :
-					       "the file is shorter than the pool");
+					       "the file is shorter than the pool",
+				   ended ? "" : ": shown as zero");
+	return !ended;
 }

@@ -388,8 +388,9 @@ static void pool_resize(struct wl_client *client, struct wl_resource *resource,
 				  "wl_shm_pool.resize", why);
 		return;
 	}
-	/* A copied pool maps nothing: the file need only still be large
-	 * enough now (copy.c copes with it shrinking later). */
+	/* A copied pool maps nothing: its file is checked again (a
+	 * regular file still open for reading), its size at each commit
+	 * (copy.c). */
 	if (pool->copied) {
 		if (wlseal_copy_check(&pool->shm->policy, pool->fd, size, &v)) {
 			wlseal_shm_refuse(resource, WL_SHM_ERROR_INVALID_FD,

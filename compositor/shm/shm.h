@@ -118,7 +118,9 @@ bool wlseal_buffer_get_size(struct wl_resource *buffer, int32_t *w, int32_t *h);
  * it was last committed (@n < 0: any row may have). Buffers of a copied
  * pool (--unsealed=copy) read those rows from their file now, once per
  * commit; for every other buffer this costs nothing (they are read
- * where they lie, at repaint). Spans may overlap or reach outside.
+ * where they lie, at repaint). Spans may overlap or reach outside. A
+ * copied buffer whose file ends before those rows ends the client
+ * (wl_shm.error.invalid_fd on the wl_buffer).
  */
 struct wlseal_row_span {
 	int32_t y1, y2;

@@ -70,7 +70,14 @@ static void focus_gone(struct wl_listener *l, void *data)
 {
 	struct wlseal_keyboard *kb = wl_container_of(l, kb, focus.destroy);
 
-	/* The surface is being destroyed: no leave for it. */
+	struct wl_client *client = wl_resource_get_client(kb->focus.surface->resource);
+	struct wl_resource *r;
+	uint32_t serial = wl_display_next_serial(kb->server->display);
+
+	/* The surface is being destroyed: leave now, while the object
+	 * still exists on the wire (as pointer.c does). */
+	for_each_keyboard(r, client)
+		wl_keyboard_send_leave(r, serial, kb->focus.surface->resource);
 	wlseal_focus_set(&kb->focus, NULL);
 }
 

@@ -9,12 +9,17 @@
  * constraint's region is its wl_region (none: everywhere) within the
  * surface's input region and size, taken anew from the committed state
  * at each use, so a new input region or size counts at once. A
- * constraint is active while its surface has the pointer focus; it
- * becomes active when the surface has the focus and the cursor is in
- * the region (at the request, at a focus change, a motion, or a commit
- * of the surface), and sends locked or confined then. It ends when the
- * focus leaves the surface (unlocked, unconfined): a oneshot one is
- * spent and never comes back, a persistent one waits for the next time.
+ * constraint is active while its surface has the pointer focus and its
+ * window has the keyboard focus (the window the user works in, as in
+ * weston and sway: a window that is not active holds no pointer); it
+ * becomes active when both hold and the cursor is in the region (at the
+ * request, at a focus change, a motion, or a commit of the surface),
+ * and sends locked or confined then. It ends when either focus leaves
+ * (unlocked, unconfined): a oneshot one is spent and never comes back,
+ * a persistent one waits for the next time. The keyboard focus comes
+ * through server->events.keyboard_focus; a change looks at the one
+ * constraint of the pointer's focus. A seat without a keyboard has no
+ * keyboard focus, and so no constraint is ever active.
  * The cursor is never warped into a region: the user brings it there.
  *
  * While a lock is active the cursor does not move (input/'s constrain
@@ -56,11 +61,21 @@
 
 enum kind { LOCK, CONFINE };
 
+/* The global's state: the keyboard focus, and the seat's pointer once
+ * a constraint named it (every wl_pointer is the one pointer's). */
+struct constraints {
+	struct wlseal_pointer *pointer;
+	struct wlseal_focus keyboard;
+	struct wl_listener keyboard_focus;	/* server->events */
+	struct wl_listener display_destroy;
+};
+
 struct wlseal_constraint {
 	struct wl_resource *resource;
 	/* NULL once the surface is gone: the object is defunct. */
 	struct wlseal_surface *surface;
 	struct wlseal_pointer *pointer;	/* the seat's */
+	struct constraints *manager;
 	enum kind kind;
 	bool persistent;
 	bool active;
@@ -149,25 +164,41 @@ static void deactivate(struct wlseal_constraint *c)
 	send_state(c, false);
 }
 
-/* The surface has the pointer focus: activate if the cursor is in the
- * region; a confinement whose region lost the cursor ends. */
+/* The constraint's window has the keyboard focus: O(depth). */
+static bool has_keyboard(struct wlseal_constraint *c)
+{
+	struct wlseal_surface *k = c->manager->keyboard.surface;
+	struct wlseal_scene_view *v = &c->surface->view;
+
+	if (!k)
+		return false;
+	while (v->parent && v != &k->view)
+		v = v->parent;
+	return v == &k->view;
+}
+
+/* The surface has the pointer focus: activate if its window has the
+ * keyboard focus and the cursor is in the region; a confinement whose
+ * region lost the cursor ends, and any constraint whose window lost the
+ * keyboard. */
 static void check(struct wlseal_constraint *c)
 {
 	const struct wlseal_pointer *p = c->pointer;
 	pixman_region32_t r;
 	double ox, oy;
-	bool in;
+	bool in, keyboard;
 
 	if (c->spent)
 		return;
+	keyboard = has_keyboard(c);
 	origin(c, &ox, &oy);
 	in = effective_region(c, &r) &&
 	     pixman_region32_contains_point(&r, ifloor(p->x - ox),
 					    ifloor(p->y - oy), NULL);
 	pixman_region32_fini(&r);
-	if (!c->active && in)
+	if (!c->active && in && keyboard)
 		send_state(c, true);
-	else if (c->active && !in && c->kind == CONFINE)
+	else if (c->active && (!keyboard || (!in && c->kind == CONFINE)))
 		deactivate(c);
 }
 
@@ -388,6 +419,8 @@ static void create(struct wl_client *client, struct wl_resource *manager,
 	c->persistent = lifetime == ZWP_POINTER_CONSTRAINTS_V1_LIFETIME_PERSISTENT;
 	/* wl_pointer objects are pointer.c's, each with the seat's pointer. */
 	c->pointer = wl_resource_get_user_data(pointer);
+	c->manager = wl_resource_get_user_data(manager);
+	c->manager->pointer = c->pointer;
 	if (region) {
 		pixman_region32_copy(&c->region, wl_resource_get_user_data(region));
 		c->has_region = true;
@@ -440,9 +473,53 @@ static void manager_bind(struct wl_client *client, void *data,
 	wl_resource_set_implementation(r, &manager_impl, data, NULL);
 }
 
+/* The keyboard focus moved: the pointer's focus's constraint, if it
+ * has one, is looked at again. O(depth). */
+static void keyboard_focus(struct wl_listener *l, void *data)
+{
+	struct constraints *m = wl_container_of(l, m, keyboard_focus);
+	struct wlseal_surface *s = m->pointer ? m->pointer->focus.surface : NULL;
+
+	wlseal_focus_set(&m->keyboard, data);
+	if (s && s->constraint)
+		check(s->constraint);
+}
+
+static void keyboard_gone(struct wl_listener *l, void *data)
+{
+	struct constraints *m = wl_container_of(l, m, keyboard.destroy);
+
+	wlseal_focus_set(&m->keyboard, NULL);
+}
+
+/* After the clients: no constraint is left to point here. */
+static void display_destroyed(struct wl_listener *l, void *data)
+{
+	struct constraints *m = wl_container_of(l, m, display_destroy);
+
+	wlseal_focus_set(&m->keyboard, NULL);
+	wl_list_remove(&m->keyboard_focus.link);
+	wl_list_remove(&m->display_destroy.link);
+	free(m);
+}
+
 bool wlseal_pointer_constraints_init(struct wlseal_server *server)
 {
-	return wl_global_create(server->display,
-				&zwp_pointer_constraints_v1_interface, 1,
-				server, manager_bind) != NULL;
+	struct constraints *m = calloc(1, sizeof(*m));
+
+	if (!m)
+		return false;
+	wl_list_init(&m->keyboard.destroy.link);
+	m->keyboard.destroy.notify = keyboard_gone;
+	if (!wl_global_create(server->display,
+			      &zwp_pointer_constraints_v1_interface, 1, m,
+			      manager_bind)) {
+		free(m);
+		return false;
+	}
+	m->keyboard_focus.notify = keyboard_focus;
+	wl_signal_add(&server->events.keyboard_focus, &m->keyboard_focus);
+	m->display_destroy.notify = display_destroyed;
+	wl_display_add_destroy_listener(server->display, &m->display_destroy);
+	return true;
 }

@@ -24,7 +24,9 @@
  * the window is left, and the cursor's motion moves it (its role_move)
  * until the last button is released, when the surface under the cursor
  * is found again. No client gets pointer events meanwhile; the move
- * ends early if the window goes.
+ * ends early if the window goes. An interactive resize
+ * (xdg_toplevel.resize, wlseal_seat_resize) is the same, the cursor's
+ * motion dragging the window's edges (its role_resize) instead.
  *
  * Views the compositor draws itself (server-side window frames,
  * decor.c) take the pointer through their scene hooks
@@ -47,6 +49,23 @@
  * repaint's own walk of the views, and a map or unmap costs O(1) here.
  * Only losing the focus is not left for later: an unmapped focus gets
  * leave at once (wlseal_pointer_unmapped, O(depth of its tree)).
+ *
+ * Nor is a change within the window that has the focus: when a commit
+ * of one of its surfaces is applied (server->events.commit_applied,
+ * wlseal_pointer_committed), the cursor is looked for again in that
+ * window's tree only, so that the client, which moved a subsurface
+ * under the cursor and then asked for a roundtrip, gets the enter,
+ * leave or motion before the roundtrip's done. The cost is O(depth +
+ * the committing client's own tree), which that client's subsurface
+ * budget bounds and which the commit's own apply already walked; no
+ * other client's view is visited. It is done only while the focus is
+ * in that very window (the cursor was within the tree's old bounds, and
+ * nothing of another window was above it there), only if the scene
+ * changed since the last hit test, and only with a pointer device
+ * (seat.c). When nothing of the window is under the cursor any more,
+ * or a view of the compositor's own is, what lies below is for the
+ * next frame's hit test, as are windows moving under a cursor that was
+ * not on them, and anything another window did meanwhile.
  *
  * Events go to the focused client's own wl_pointers (seat-client.c),
  * never through a walk of every client's.
@@ -101,14 +120,35 @@ static void unlink_resource(struct wl_resource *r)
 	wl_list_remove(wl_resource_get_link(r));
 }
 
+static struct wl_client *focus_client(struct wlseal_pointer *p);
+static struct wl_list *pointers_of(struct wl_client *client);
+static void pending(struct wlseal_pointer *p, struct wl_resource *r);
+
 static void focus_gone(struct wl_listener *l, void *data)
 {
 	struct wlseal_pointer *p = wl_container_of(l, p, focus.destroy);
+	struct wl_list *pointers = pointers_of(focus_client(p));
+	struct wl_resource *r;
 
-	/* The surface is being destroyed: no leave for it, and the
-	 * implicit grab ends with it. */
+	/* The surface is being destroyed (its resource's destroy signal:
+	 * the object still exists on the wire): its client is told of the
+	 * leave now, before the object's delete_id, so that it never sees
+	 * an enter elsewhere without a leave. A client that destroyed it
+	 * itself gets the leave with a NULL surface (libwayland-client
+	 * names no destroyed object), as wlroots sends it. A departing
+	 * client has no wl_pointers left to tell (seat-client.c). The
+	 * implicit grab ends with the surface. */
+	if (pointers) {
+		uint32_t serial = wl_display_next_serial(p->server->display);
+
+		wl_resource_for_each(r, pointers) {
+			wl_pointer_send_leave(r, serial, p->focus.surface->resource);
+			pending(p, r);
+		}
+	}
 	wlseal_focus_set(&p->focus, NULL);
 	p->held = 0;
+	wlseal_pointer_frame(p);
 }
 
 static void moving_gone(struct wl_listener *l, void *data)
@@ -117,6 +157,17 @@ static void moving_gone(struct wl_listener *l, void *data)
 
 	/* The window is being destroyed: the move ends with it. */
 	wlseal_focus_set(&p->moving, NULL);
+}
+
+/* The move or resize ends (the window stays, if it does). */
+static void end_move(struct wlseal_pointer *p)
+{
+	struct wlseal_surface *w = p->moving.surface;
+
+	wlseal_focus_set(&p->moving, NULL);
+	if (w && p->resize_edges && w->role_resize)
+		w->role_resize(w, 0, 0, 0);
+	p->resize_edges = 0;
 }
 
 void wlseal_pointer_init(struct wlseal_pointer *p, struct wlseal_server *server)
@@ -275,7 +326,7 @@ static void view_local(struct wlseal_pointer *p, struct wlseal_scene_view *v,
 void wlseal_pointer_leave(struct wlseal_pointer *p)
 {
 	p->over = p->grab = NULL;
-	wlseal_focus_set(&p->moving, NULL);
+	end_move(p);
 	if (set_focus(p, NULL, 0, 0))
 		wlseal_pointer_frame(p);
 }
@@ -311,7 +362,11 @@ void wlseal_pointer_motion(struct wlseal_pointer *p, uint32_t time,
 		int64_t tx = (int64_t)(x - p->move_x0);
 		int64_t ty = (int64_t)(y - p->move_y0);
 
-		if ((tx != p->moved_x || ty != p->moved_y) && w->role_move)
+		if ((tx != p->moved_x || ty != p->moved_y) && p->resize_edges &&
+		    w->role_resize)
+			w->role_resize(w, p->resize_edges, (int32_t)tx,
+				       (int32_t)ty);
+		else if ((tx != p->moved_x || ty != p->moved_y) && w->role_move)
 			w->role_move(w, (int32_t)(tx - p->moved_x),
 				     (int32_t)(ty - p->moved_y));
 		p->moved_x = tx;
@@ -366,6 +421,41 @@ void wlseal_pointer_rehit(struct wlseal_pointer *p)
 	}
 }
 
+void wlseal_pointer_committed(struct wlseal_pointer *p,
+			      struct wlseal_surface *s)
+{
+	struct wlseal_scene_view *root, *froot, *v;
+	struct wlseal_surface *hit_s;
+	double sx = 0, sy = 0;
+
+	if (!p->focus.surface || p->held || p->grab || p->moving.surface ||
+	    p->layout == p->server->scene.layout)
+		return;
+	/* The same window: O(depth) each, at most 32 levels. */
+	for (root = &s->view; root->parent; root = root->parent)
+		;
+	for (froot = &p->focus.surface->view; froot->parent;
+	     froot = froot->parent)
+		;
+	if (root != froot)
+		return;
+	v = wlseal_scene_view_at_within(&p->server->scene, root, p->x, p->y,
+					&sx, &sy);
+	if (!v || v->pointer)
+		return;
+	hit_s = wl_container_of(v, hit_s, view);
+	if (set_focus(p, hit_s, sx, sy)) {
+		wlseal_pointer_frame(p);
+	} else if (sx != p->sx || sy != p->sy) {
+		/* It moved under the cursor: the cursor moved on it. */
+		if (!wlseal_constraint_locked(p)) {
+			send_motion(p, p->time, sx, sy);
+			wlseal_pointer_frame(p);
+		}
+		wlseal_constraint_update(p, hit_s);
+	}
+}
+
 void wlseal_pointer_frame_start(struct wlseal_pointer *p)
 {
 	/* However many views were mapped, unmapped or moved since the last
@@ -388,7 +478,7 @@ void wlseal_pointer_unmapped(struct wlseal_pointer *p)
 		p->grab = NULL;
 	if (p->moving.surface &&
 	    !wlseal_scene_view_visible(&p->moving.surface->view))
-		wlseal_focus_set(&p->moving, NULL);
+		end_move(p);
 	if (p->focus.surface &&
 	    !wlseal_scene_view_visible(&p->focus.surface->view) &&
 	    set_focus(p, NULL, 0, 0))
@@ -435,7 +525,7 @@ void wlseal_pointer_button(struct wlseal_pointer *p, uint32_t time,
 		if (pressed)
 			p->move_buttons++;
 		else if (--p->move_buttons <= 0) {
-			wlseal_focus_set(&p->moving, NULL);
+			end_move(p);
 			wlseal_pointer_rehit(p);
 		}
 		return;
@@ -505,14 +595,16 @@ void wlseal_pointer_frame(struct wlseal_pointer *p)
 	p->frame_clients[0] = p->frame_clients[1] = NULL;
 }
 
-bool wlseal_pointer_move(struct wlseal_pointer *p, struct wlseal_surface *s,
-			 uint32_t serial)
+/* A move (@edges 0) or a resize of @s. */
+static bool begin_move(struct wlseal_pointer *p, struct wlseal_surface *s,
+		       uint32_t serial, uint32_t edges)
 {
 	struct wlseal_scene_view *v;
 	int buttons = p->held;
 
 	if (!p->focus.surface || !buttons || serial != p->button_serial ||
-	    !s->role_move || p->moving.surface)
+	    !(edges ? s->role_resize != NULL : s->role_move != NULL) ||
+	    p->moving.surface)
 		return false;
 	/* The press was on the window or one of its subsurfaces: O(depth). */
 	for (v = &p->focus.surface->view; v->parent; v = v->parent)
@@ -526,7 +618,22 @@ bool wlseal_pointer_move(struct wlseal_pointer *p, struct wlseal_surface *s,
 	p->move_x0 = p->x;
 	p->move_y0 = p->y;
 	p->moved_x = p->moved_y = 0;
-	wlseal_debug("interactive move of wl_surface@%u",
+	p->resize_edges = edges;
+	if (edges)
+		s->role_resize(s, edges, 0, 0);
+	wlseal_debug("interactive %s of wl_surface@%u", edges ? "resize" : "move",
 		     wl_resource_get_id(s->resource));
 	return true;
+}
+
+bool wlseal_pointer_move(struct wlseal_pointer *p, struct wlseal_surface *s,
+			 uint32_t serial)
+{
+	return begin_move(p, s, serial, 0);
+}
+
+bool wlseal_pointer_resize(struct wlseal_pointer *p, struct wlseal_surface *s,
+			   uint32_t serial, uint32_t edges)
+{
+	return edges && begin_move(p, s, serial, edges);
 }

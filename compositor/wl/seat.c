@@ -27,8 +27,10 @@
  * A popup grab (xdg-popup.c hands it over with wlseal_seat_set_grab)
  * takes the keyboard from the focused toplevel, which stays activated,
  * and gives it back when it ends. While it holds, a button pressed
- * anywhere its wlseal_grab_impl does not claim dismisses it (the click
- * then goes on as usual), and one pressed on its popups moves no focus.
+ * anywhere its wlseal_grab_impl does not claim (the popup client's
+ * surfaces) dismisses it (the click then goes on as usual), and one
+ * pressed on what it claims moves no focus. A toplevel mapped while
+ * it holds takes the keyboard and dismisses it.
  *
  * Work per event is bounded by the acting client's own state. A map or
  * unmap costs the seat O(1) (the keyboard focus: the newest toplevel,
@@ -66,6 +68,7 @@ struct wlseal_seat {
 	struct wlseal_touch touch;
 	struct wl_listener view_mapped, view_unmapped;	/* scene signals */
 	struct wl_listener frame_start;		/* server->events */
+	struct wl_listener commit_applied;	/* server->events */
 };
 
 static void resource_destroy(struct wl_client *c, struct wl_resource *r)
@@ -230,6 +233,12 @@ bool wlseal_seat_move(struct wlseal_seat *seat, struct wlseal_surface *s,
 	return wlseal_pointer_move(&seat->pointer, s, serial);
 }
 
+bool wlseal_seat_resize(struct wlseal_seat *seat, struct wlseal_surface *s,
+			uint32_t serial, uint32_t edges)
+{
+	return wlseal_pointer_resize(&seat->pointer, s, serial, edges);
+}
+
 /*
  * The topmost mapped toplevel, or NULL: the top view of the scene, in
  * O(1), never a walk of the views. Only xdg-toplevel.c maps top-level
@@ -259,9 +268,15 @@ static void view_mapped(struct wl_listener *l, void *data)
 	struct wlseal_scene_view *v = data;
 
 	/* The newest toplevel gets the keyboard. Only a top-level view is
-	 * sure to be a surface's: a child may be a window frame's. */
-	if (!v->parent && view_surface(v)->role_activate)
+	 * sure to be a surface's: a child may be a window frame's. A
+	 * popup grab held the keyboard: the new window breaks it (its
+	 * popups are dismissed, O(chain length)), after it was made the
+	 * focus, so that the keyboard goes straight to it. */
+	if (!v->parent && view_surface(v)->role_activate) {
 		set_keyboard_focus(seat, view_surface(v));
+		if (seat->grab)
+			seat->grab->impl->dismiss(seat->grab);
+	}
 }
 
 /* Work per unmap: O(depth of the focused surfaces' trees), at most 32
@@ -287,6 +302,16 @@ static void frame_start(struct wl_listener *l, void *data)
 
 	if (seat->caps & WLSEAL_INPUT_POINTER)
 		wlseal_pointer_frame_start(&seat->pointer);
+}
+
+/* A commit was applied: the pointer looks within that window, O(its
+ * tree), and not at all without a pointer device (pointer.c). */
+static void commit_applied(struct wl_listener *l, void *data)
+{
+	struct wlseal_seat *seat = wl_container_of(l, seat, commit_applied);
+
+	if (seat->caps & WLSEAL_INPUT_POINTER)
+		wlseal_pointer_committed(&seat->pointer, data);
 }
 
 /* The input handler */
@@ -458,6 +483,8 @@ struct wlseal_seat *wlseal_seat_create(struct wlseal_server *server)
 	wl_signal_add(&server->scene.unmap_signal, &seat->view_unmapped);
 	seat->frame_start.notify = frame_start;
 	wl_signal_add(&server->events.frame_start, &seat->frame_start);
+	seat->commit_applied.notify = commit_applied;
+	wl_signal_add(&server->events.commit_applied, &seat->commit_applied);
 	return seat;
 }
 
@@ -471,6 +498,7 @@ void wlseal_seat_destroy(struct wlseal_seat *seat)
 	wl_list_remove(&seat->view_mapped.link);
 	wl_list_remove(&seat->view_unmapped.link);
 	wl_list_remove(&seat->frame_start.link);
+	wl_list_remove(&seat->commit_applied.link);
 	wl_resource_for_each_safe(r, tmp, &seat->resources)
 		wl_list_init(wl_resource_get_link(r));
 	wl_global_destroy(seat->global);

@@ -95,6 +95,7 @@ struct wlseal_pointer {
 	 * the buttons still held, the cursor where it began and how far
 	 * the window has gone. */
 	struct wlseal_focus moving;
+	uint32_t resize_edges;		/* not 0: the move is a resize */
 	int move_buttons;
 	double move_x0, move_y0;
 	int64_t moved_x, moved_y;
@@ -142,10 +143,17 @@ void wlseal_pointer_rehit(struct wlseal_pointer *p);
 void wlseal_pointer_frame_start(struct wlseal_pointer *p);
 /* A view was unmapped: if that hid the focus, leave it now. */
 void wlseal_pointer_unmapped(struct wlseal_pointer *p);
+/* A commit of @s was applied: if the focus is in @s's window, the
+ * cursor is found again within that window. */
+void wlseal_pointer_committed(struct wlseal_pointer *p,
+			      struct wlseal_surface *s);
 /* The window @s moves with the cursor while the button pressed on it
  * with @serial is held; false: none is. */
 bool wlseal_pointer_move(struct wlseal_pointer *p, struct wlseal_surface *s,
 			 uint32_t serial);
+/* The same, resizing @s by @edges (its role_resize) instead. */
+bool wlseal_pointer_resize(struct wlseal_pointer *p, struct wlseal_surface *s,
+			   uint32_t serial, uint32_t edges);
 void wlseal_pointer_button(struct wlseal_pointer *p, uint32_t time,
 			   uint32_t button, bool pressed);
 void wlseal_pointer_axis(struct wlseal_pointer *p, uint32_t time,

@@ -90,6 +90,10 @@ struct wlseal_server {
 		/* wl/'s own: the keyboard focus moved (wl/keyboard.c) and
 		 * text inputs follow it (wl/text-input.c). */
 		struct wl_signal keyboard_focus; /* data: wlseal_surface or NULL */
+		/* A client's wl_surface.commit was applied, with all it
+		 * brought along (wl/surface.c); the pointer looks again
+		 * within that window (wl/seat.c, wl/pointer.c). */
+		struct wl_signal commit_applied; /* data: wlseal_surface */
 	} events;
 
 	/* Surfaces and what waits for a frame (wl/surface.c). */
@@ -111,6 +115,11 @@ struct wlseal_server {
 
 	/* What each client may cost, and all together (account/). */
 	struct wlseal_ledger ledger;
+
+	/* --xdg-early-buffer=map: a buffer committed on an xdg_toplevel or
+	 * xdg_popup before its first configure was acked maps the window
+	 * instead of ending the client (wl/xdg-shell.c). */
+	bool xdg_early_map;
 
 	/* The seal policy, wl_shm and wlseal_shm_policy_v1 (shm/). */
 	struct wlseal_shm shm;

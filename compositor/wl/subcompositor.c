@@ -9,8 +9,13 @@
  *
  * Two kinds of state wait for the parent. The position and the stacking
  * order (set_position, place_above, place_below, and a new subsurface
- * joining the stack) are kept here and applied when the parent's state
- * is applied, whatever the mode. The subsurface's own wl_surface state
+ * joining the stack) are the parent's state: kept here as pending, taken
+ * by the parent's next commit (its commit_signal), and applied when that
+ * commit of the parent is applied, whatever the mode: at once for a main
+ * surface or a desynchronized parent, with its cached state for a
+ * synchronized one. So a grandchild's new position waits for its own
+ * parent's commit and then for that commit to apply; the main surface's
+ * commit alone does not move it. The subsurface's own wl_surface state
  * waits too in synchronized mode (the default): surface.c asks
  * role_cache() on every commit and keeps the commit in a cache, which
  * the parent's apply_signal lets us apply right after the parent's. A
@@ -45,11 +50,17 @@
 struct parent {
 	struct wlseal_surface *surface;
 	/* The pending stacking order, bottom first: subsurface.link and
-	 * self, the parent's own place. It becomes the scene's order when
-	 * the parent's state is applied. */
+	 * self, the parent's own place. The parent's commit copies it to
+	 * the committed order (subsurface.committed_link and
+	 * committed_self), which becomes the scene's order when that
+	 * commit is applied. */
 	struct wl_list stack;
 	struct wl_list self;
 	bool stack_changed;
+	struct wl_list committed;
+	struct wl_list committed_self;
+	bool committed_changed;
+	struct wl_listener commit;	/* surface->commit_signal */
 	struct wl_listener apply;	/* surface->apply_signal */
 	struct wl_listener destroy;	/* surface->destroy_signal */
 };
@@ -60,7 +71,9 @@ struct subsurface {
 	struct parent *parent;		/* NULL: inert, no parent any more */
 	struct wl_listener surface_destroy;
 	struct wl_list link;		/* parent->stack */
+	struct wl_list committed_link;	/* parent->committed */
 	int32_t x, y;			/* pending position */
+	int32_t cx, cy;			/* taken by the parent's last commit */
 	bool in_scene;			/* a child view of the parent's */
 	bool sync;
 	struct wlseal_account *account;	/* account/objects.c */
@@ -119,10 +132,39 @@ static struct parent *parent_get(struct wlseal_surface *s)
 	return l ? wl_container_of(l, p, destroy) : NULL;
 }
 
-/* The parent's stack, as it stands, becomes the scene's. Each child
- * is placed against its neighbour towards the parent, so an unchanged
- * order moves nothing (the scene damages only what moves). O(children),
- * bounded by the client's subsurface budget (account/objects.c). */
+/* The parent commits: the pending positions and order become the
+ * committed ones, to be applied with this commit. O(children), as the
+ * apply below. */
+static void parent_committed(struct wl_listener *listener, void *data)
+{
+	struct parent *p = wl_container_of(listener, p, commit);
+	struct subsurface *sub;
+
+	wl_list_for_each(sub, &p->stack, link) {
+		if (&sub->link == &p->self)
+			continue;
+		sub->cx = sub->x;
+		sub->cy = sub->y;
+	}
+	if (!p->stack_changed)
+		return;
+	/* Each entry moved to the end of the committed list in the
+	 * pending order: that list is the pending one now. */
+	wl_list_for_each(sub, &p->stack, link) {
+		struct wl_list *cl = &sub->link == &p->self ? &p->committed_self
+							    : &sub->committed_link;
+
+		wl_list_remove(cl);
+		wl_list_insert(p->committed.prev, cl);
+	}
+	p->stack_changed = false;
+	p->committed_changed = true;
+}
+
+/* The committed order becomes the scene's. Each child is placed
+ * against its neighbour towards the parent, so an unchanged order moves
+ * nothing (the scene damages only what moves). O(children), bounded by
+ * the client's subsurface budget (account/objects.c). */
 static void apply_stack(struct parent *p)
 {
 	struct wlseal_scene *scene = &p->surface->server->scene;
@@ -130,26 +172,26 @@ static void apply_stack(struct parent *p)
 	struct subsurface *sub;
 	struct wl_list *l;
 
-	wl_list_for_each(sub, &p->stack, link) {
-		if (&sub->link == &p->self || sub->in_scene)
+	wl_list_for_each(sub, &p->committed, committed_link) {
+		if (&sub->committed_link == &p->committed_self || sub->in_scene)
 			continue;
 		wlseal_scene_add_child(scene, &p->surface->view,
 				       &sub->surface->view);
 		sub->in_scene = true;
 	}
 	ref = &p->surface->view;
-	for (l = p->self.next; l != &p->stack; l = l->next) {
-		sub = wl_container_of(l, sub, link);
+	for (l = p->committed_self.next; l != &p->committed; l = l->next) {
+		sub = wl_container_of(l, sub, committed_link);
 		wlseal_scene_place(scene, &sub->surface->view, ref, true);
 		ref = &sub->surface->view;
 	}
 	ref = &p->surface->view;
-	for (l = p->self.prev; l != &p->stack; l = l->prev) {
-		sub = wl_container_of(l, sub, link);
+	for (l = p->committed_self.prev; l != &p->committed; l = l->prev) {
+		sub = wl_container_of(l, sub, committed_link);
 		wlseal_scene_place(scene, &sub->surface->view, ref, false);
 		ref = &sub->surface->view;
 	}
-	p->stack_changed = false;
+	p->committed_changed = false;
 }
 
 /* The parent's state was applied: now what waited for it. The walk
@@ -163,15 +205,17 @@ static void parent_applied(struct wl_listener *listener, void *data)
 	struct wlseal_scene *scene = &p->surface->server->scene;
 	struct subsurface *sub;
 
-	if (p->stack_changed)
+	if (p->committed_changed)
 		apply_stack(p);
-	wl_list_for_each(sub, &p->stack, link) {
+	/* The children the parent's commits brought in so far; one that
+	 * joined since waits for the next. */
+	wl_list_for_each(sub, &p->committed, committed_link) {
 		struct wlseal_surface *s;
 
-		if (&sub->link == &p->self)
+		if (&sub->committed_link == &p->committed_self)
 			continue;
 		s = sub->surface;
-		wlseal_scene_move(scene, &s->view, sub->x, sub->y);
+		wlseal_scene_move(scene, &s->view, sub->cx, sub->cy);
 		/* A child that committed before it joined the scene. */
 		subsurface_role_commit(s);
 		if (!synchronized(sub))
@@ -203,6 +247,8 @@ static void subsurface_unlink(struct subsurface *sub)
 	sub->in_scene = false;
 	wl_list_remove(&sub->link);
 	wl_list_init(&sub->link);
+	wl_list_remove(&sub->committed_link);
+	wl_list_init(&sub->committed_link);
 	sub->parent = NULL;
 }
 
@@ -215,6 +261,7 @@ static void parent_destroyed(struct wl_listener *listener, void *data)
 	wl_list_for_each_safe(sub, tmp, &p->stack, link)
 		if (&sub->link != &p->self)
 			subsurface_unlink(sub);
+	wl_list_remove(&p->commit.link);
 	wl_list_remove(&p->apply.link);
 	wl_list_remove(&p->destroy.link);
 	free(p);
@@ -229,6 +276,10 @@ static struct parent *parent_create(struct wlseal_surface *s)
 	p->surface = s;
 	wl_list_init(&p->stack);
 	wl_list_insert(&p->stack, &p->self);
+	wl_list_init(&p->committed);
+	wl_list_insert(&p->committed, &p->committed_self);
+	p->commit.notify = parent_committed;
+	wl_signal_add(&s->commit_signal, &p->commit);
 	p->apply.notify = parent_applied;
 	wl_signal_add(&s->apply_signal, &p->apply);
 	p->destroy.notify = parent_destroyed;
@@ -279,7 +330,8 @@ static void subsurface_set_position(struct wl_client *c,
 {
 	struct subsurface *sub = wl_resource_get_user_data(r);
 
-	/* Takes effect when the parent's state is applied. */
+	/* Taken by the parent's next commit, in effect once that commit
+	 * is applied. */
 	sub->x = x;
 	sub->y = y;
 }
@@ -460,9 +512,10 @@ static void subcompositor_get_subsurface(struct wl_client *client,
 	sub->surface = s;
 	sub->parent = p;
 	sub->sync = true;	/* the initial mode */
-	/* On top of its siblings and the parent, once the parent's state
-	 * is applied. */
+	/* On top of its siblings and the parent, once the parent's
+	 * commit is applied. */
 	wl_list_insert(p->stack.prev, &sub->link);
+	wl_list_init(&sub->committed_link);
 	p->stack_changed = true;
 	s->role = sub;
 	s->role_commit = subsurface_role_commit;

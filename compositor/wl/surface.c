@@ -641,6 +641,9 @@ static void surface_commit(struct wl_client *client, struct wl_resource *r)
 {
 	struct wlseal_surface *s = wlseal_surface_from_resource(r);
 
+	/* What this surface's subsurfaces asked of it (position, order)
+	 * goes with this commit, cached or applied. */
+	wl_signal_emit(&s->commit_signal, s);
 	/* A synchronized subsurface's commit waits for its parent. */
 	if (s->role_cache && s->role_cache(s)) {
 		state_merge(&s->cached, &s->pending, s->buffer);
@@ -654,6 +657,7 @@ static void surface_commit(struct wl_client *client, struct wl_resource *r)
 	} else {
 		surface_apply(s, &s->pending);
 	}
+	wl_signal_emit(&s->server->events.commit_applied, s);
 }
 
 void wlseal_surface_apply_cached(struct wlseal_surface *s)
@@ -813,6 +817,7 @@ static void compositor_create_surface(struct wl_client *client,
 	s->view.owner = account;
 	wl_signal_init(&s->destroy_signal);
 	wl_signal_init(&s->apply_signal);
+	wl_signal_init(&s->commit_signal);
 	wl_list_insert(&server->surfaces, &s->link);
 	wl_resource_set_implementation(s->resource, &surface_impl, s,
 				       surface_resource_destroy);

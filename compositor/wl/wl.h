@@ -167,11 +167,21 @@ struct wlseal_surface {
 	 * (wlseal_seat_move) moves it by (@dx, @dy); NULL: it cannot be
 	 * moved so. */
 	void (*role_move)(struct wlseal_surface *surface, int32_t dx, int32_t dy);
+	/* Role (an xdg_toplevel): an interactive resize (wlseal_seat_resize)
+	 * drags @edges (xdg_toplevel.resize_edge bits) by (@dx, @dy) from
+	 * where it began; the first call (0, 0) begins it, @edges 0 ends
+	 * it. NULL: it cannot be resized so. */
+	void (*role_resize)(struct wlseal_surface *surface, uint32_t edges,
+			    int32_t dx, int32_t dy);
 	void *role;
 	struct wl_signal destroy_signal;
 	/* The state was applied (after role_commit): subsurfaces apply
 	 * what waited for this surface (subcompositor.c). */
 	struct wl_signal apply_signal;
+	/* The client committed (before the commit is cached or applied):
+	 * its subsurfaces' positions and order, which are this surface's
+	 * state, are taken with the commit (subcompositor.c). */
+	struct wl_signal commit_signal;
 };
 
 bool wlseal_compositor_init(struct wlseal_server *server);
@@ -203,7 +213,7 @@ bool wlseal_region_box(int32_t x, int32_t y, int32_t w, int32_t h,
 /* subcompositor.c: wl_subcompositor and wl_subsurface */
 bool wlseal_subcompositor_init(struct wlseal_server *server);
 
-/* data-device.c: wl_data_device_manager (no selection, no drag) */
+/* data-device.c: wl_data_device_manager (the selection, no drag) */
 bool wlseal_data_device_init(struct wlseal_server *server);
 
 /* seat.c (with keyboard.c, keymap.c, pointer.c, seat.h): the wl_seat
@@ -265,6 +275,10 @@ struct wlseal_xdg_frame {
 struct wlseal_xdg_state {
 	bool maximized, fullscreen;
 	bool activated;			/* it has the keyboard focus */
+	bool resizing;			/* an interactive resize goes on */
+	/* The floating size: 0x0 ("pick your own") until an interactive
+	 * resize chose one. */
+	int32_t width, height;
 };
 
 struct wlseal_xdg_toplevel {
@@ -288,6 +302,8 @@ struct wlseal_xdg_toplevel {
 	struct wlseal_xdg_state acked;	/* the last one acked */
 	/* The cascade slot it was given when mapped (scene.h). */
 	int32_t cascade_x, cascade_y;
+	/* An interactive resize began at this slot and window size. */
+	int32_t resize_x0, resize_y0, resize_w0, resize_h0;
 	/* An embedder's place for it before it was mapped, taken instead
 	 * of a cascade slot (wlseal_xdg_toplevel_place). */
 	bool placed;
@@ -396,6 +412,10 @@ struct wlseal_grab *wlseal_seat_grab(struct wlseal_seat *seat);
  * no such button is held (the request is ignored). */
 bool wlseal_seat_move(struct wlseal_seat *seat, struct wlseal_surface *s,
 		      uint32_t serial);
+/* xdg_toplevel.resize: the same, the pointer dragging @edges of the
+ * window (s->role_resize) instead of moving it. */
+bool wlseal_seat_resize(struct wlseal_seat *seat, struct wlseal_surface *s,
+			uint32_t serial, uint32_t edges);
 
 /*
  * xdg-popup.c: the xdg_popup role. xdg-shell.c calls in (create,
@@ -467,6 +487,10 @@ void wlseal_xdg_toplevel_set_frame(struct wlseal_xdg_toplevel *tl,
  * the output); maximized or fullscreen, nothing happens. */
 void wlseal_xdg_toplevel_move(struct wlseal_xdg_toplevel *tl, int32_t dx,
 			      int32_t dy);
+/* An interactive resize of a floating window (xdg-shell.c's
+ * role_resize, as that hook says). */
+void wlseal_xdg_toplevel_resize(struct wlseal_xdg_toplevel *tl, uint32_t edges,
+				int32_t dx, int32_t dy);
 /* An embedder places a window (the WLCS module's
  * position_window_absolute): its window geometry's origin at @x, @y,
  * now or, not mapped yet, when it maps. */

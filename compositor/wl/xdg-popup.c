@@ -27,8 +27,14 @@
  * take the seat's grab when it is mapped; a grabbing popup's parent is
  * a toplevel or another grabbing popup, so grabbing popups form a
  * chain. The seat (seat.c) gives the keyboard to the topmost grabbing
- * popup, and a button pressed outside the chain's surfaces dismisses
- * the whole chain (grab_impl below, the seat's only way back here).
+ * popup, and a button pressed on a surface that is not the popup
+ * client's, or on no surface, dismisses the whole chain (grab_impl
+ * below, the seat's only way back here): "If the user clicks a surface
+ * that doesn't belong to the client owning the popup surface, the
+ * compositor sends popup_done" (xdg_popup.grab); a click on the
+ * client's own parent window goes to it and dismisses nothing, as in
+ * weston and wlroots. A new toplevel mapped takes the keyboard and
+ * breaks the grab too (seat.c).
  * When the topmost grabbing popup goes, its parent gets the grab back;
  * when the chain is gone, the keyboard returns to the focused toplevel.
  * A grab taken while another chain holds the seat dismisses that chain
@@ -304,18 +310,13 @@ static void orphan_children(struct wlseal_xdg_popup *p)
 
 /* The seat's way back (seat.c). */
 
+/* Any surface of the popup's own client: O(1). */
 static bool grab_contains(struct wlseal_grab *grab, struct wlseal_surface *s)
 {
 	struct wlseal_xdg_popup *top = wl_container_of(grab, top, grab);
 
-	/* The surface or one of its ancestors (a popup's subsurface, a
-	 * popup on a popup) is a popup of the chain: O(view depth x chain
-	 * length), both bounded (MAX_DEPTH, subcompositor.c's 32). */
-	for (struct wlseal_scene_view *v = &s->view; v; v = v->parent)
-		for (struct wlseal_xdg_popup *p = top; p; p = chain_parent(p))
-			if (surface_of(p) && &surface_of(p)->view == v)
-				return true;
-	return false;
+	return wl_resource_get_client(s->resource) ==
+	       wl_resource_get_client(top->resource);
 }
 
 static void grab_dismiss(struct wlseal_grab *grab)
@@ -497,10 +498,18 @@ void wlseal_xdg_popup_commit(struct wlseal_xdg_popup *p)
 	if (!p->initial_sent) {
 		p->initial_sent = true;
 		send_configure(p, false, 0);
-		return;
+		if (!s->server->xdg_early_map)
+			return;
 	}
-	if (!p->configured)
-		return;
+	if (!p->configured) {
+		/* --xdg-early-buffer=map: a buffer before any ack maps
+		 * the popup at the newest place sent, as if acked. */
+		if (!s->server->xdg_early_map || !s->has_content ||
+		    p->n_sent == 0)
+			return;
+		p->box = p->sent[p->n_sent - 1].box;
+		p->configured = true;
+	}
 	if (s->has_content && !p->mapped) {
 		/* The parent must show first; otherwise the popup is
 		 * dismissed at once. */

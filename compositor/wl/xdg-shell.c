@@ -52,13 +52,21 @@ static void xdg_surface_role_activate(struct wlseal_surface *s, bool activated)
  * the first xdg_surface.configure call must also be treated as errors"
  * (xdg_surface): a buffer attached before the role answered the
  * initial commit. A buffer attached after that configure was sent, and
- * before it was acked, waits for the ack (xdg-toplevel.c). */
+ * before it was acked, waits for the ack (xdg-toplevel.c).
+ *
+ * --xdg-early-buffer=map (server->xdg_early_map) takes such a buffer
+ * from an xdg_surface that has its role object: its commit is the
+ * initial commit and maps the window (xdg-toplevel.c, xdg-popup.c).
+ * Without a role object there is no window it could map, and the
+ * error stands in both modes. */
 static bool xdg_surface_role_attach(struct wlseal_surface *s)
 {
 	struct wlseal_xdg_surface *xs = s->role;
 
 	if (xs->toplevel ? xs->toplevel->initial_sent :
 	    xs->popup && wlseal_xdg_popup_configure_sent(xs->popup))
+		return true;
+	if (xs->server->xdg_early_map && (xs->toplevel || xs->popup))
 		return true;
 	wl_resource_post_error(xs->resource, XDG_SURFACE_ERROR_UNCONFIGURED_BUFFER,
 			       "a buffer attached to wl_surface@%u before its "
@@ -87,6 +95,16 @@ static void xdg_surface_role_move(struct wlseal_surface *s, int32_t dx,
 		wlseal_xdg_toplevel_move(xs->toplevel, dx, dy);
 }
 
+/* An interactive resize of the toplevel (seat.c). */
+static void xdg_surface_role_resize(struct wlseal_surface *s, uint32_t edges,
+				    int32_t dx, int32_t dy)
+{
+	struct wlseal_xdg_surface *xs = s->role;
+
+	if (xs->toplevel)
+		wlseal_xdg_toplevel_resize(xs->toplevel, edges, dx, dy);
+}
+
 /* xdg_surface */
 
 static void xdg_surface_destroy(struct wl_client *c, struct wl_resource *r)
@@ -111,6 +129,7 @@ static void xdg_surface_get_toplevel(struct wl_client *client,
 		xs->surface->role_activate = xdg_surface_role_activate;
 		xs->surface->role_place = xdg_surface_role_place;
 		xs->surface->role_move = xdg_surface_role_move;
+		xs->surface->role_resize = xdg_surface_role_resize;
 	}
 }
 
@@ -201,6 +220,7 @@ static void xdg_surface_detach(struct wlseal_xdg_surface *xs)
 	xs->surface->role_activate = NULL;
 	xs->surface->role_place = NULL;
 	xs->surface->role_move = NULL;
+	xs->surface->role_resize = NULL;
 	xs->surface->role_attach = NULL;
 	xdg_unmap(xs);
 	xs->surface->role_commit = NULL;

@@ -10,7 +10,8 @@
  * the configure carries the state and the output's size (there are no
  * panels, so a maximized window gets the whole output too), and once the
  * client acked it and committed, the window sits at 0,0. unset_* sends
- * 0x0 again and the window returns to its cascade slot.
+ * 0x0 again (or the size an interactive resize chose) and the window
+ * returns to its cascade slot.
  *
  * Placement puts the window geometry's origin (xdg_surface.
  * set_window_geometry) at the spot, not the surface's: a client that
@@ -43,7 +44,8 @@
 static bool state_equal(struct wlseal_xdg_state a, struct wlseal_xdg_state b)
 {
 	return a.maximized == b.maximized && a.fullscreen == b.fullscreen &&
-	       a.activated == b.activated;
+	       a.activated == b.activated && a.resizing == b.resizing &&
+	       a.width == b.width && a.height == b.height;
 }
 
 /* The frame around the window in state @st: none while fullscreen. */
@@ -83,8 +85,13 @@ static void send_configure(struct wlseal_xdg_toplevel *tl)
 		*p = XDG_TOPLEVEL_STATE_FULLSCREEN;
 	if (st.activated && (p = wl_array_add(&states, sizeof(*p))))
 		*p = XDG_TOPLEVEL_STATE_ACTIVATED;
-	/* 0x0: "pick your own size"; maximized or fullscreen: the output,
-	 * less the frame's room (the window geometry excludes it). */
+	if (st.resizing && (p = wl_array_add(&states, sizeof(*p))))
+		*p = XDG_TOPLEVEL_STATE_RESIZING;
+	/* 0x0: "pick your own size", unless an interactive resize chose
+	 * one; maximized or fullscreen: the output, less the frame's room
+	 * (the window geometry excludes it). */
+	w = st.width;
+	h = st.height;
 	if (st.maximized || st.fullscreen) {
 		struct wlseal_xdg_frame f = frame_in(tl, st);
 
@@ -248,7 +255,15 @@ void wlseal_xdg_toplevel_commit(struct wlseal_xdg_toplevel *tl)
 			tl->initial_sent = true;
 			send_configure(tl);
 		}
-		return;
+		if (!s->server->xdg_early_map || !s->has_content)
+			return;
+		/* --xdg-early-buffer=map: a buffer before any ack maps the
+		 * window in the state of the newest configure sent, as if
+		 * the client had acked it (a later ack of it, or of an
+		 * older one, is still no error). */
+		tl->acked = tl->n_sent > 0 ? tl->sent[tl->n_sent - 1].state :
+					     tl->wanted;
+		tl->configured = true;
 	}
 	if (s->has_content && !s->view.mapped) {
 		map(tl);
@@ -329,10 +344,30 @@ static void toplevel_move(struct wl_client *c, struct wl_resource *r,
 			     "on it with serial %u", title(tl), serial);
 }
 
+/* An interactive resize, like the move above: @edges follow the
+ * cursor while the button stays held (wlseal_xdg_toplevel_resize). */
 static void toplevel_resize(struct wl_client *c, struct wl_resource *r,
 			    struct wl_resource *seat, uint32_t serial,
 			    uint32_t edges)
 {
+	struct wlseal_xdg_toplevel *tl = wl_resource_get_user_data(r);
+	struct wlseal_surface *s = tl->xs ? tl->xs->surface : NULL;
+
+	/* The edges and corners: one bit of top and bottom at most, one
+	 * of left and right. */
+	if (edges > XDG_TOPLEVEL_RESIZE_EDGE_BOTTOM_RIGHT ||
+	    (edges & 3) == 3 || (edges & 12) == 12) {
+		wl_resource_post_error(r, XDG_TOPLEVEL_ERROR_INVALID_RESIZE_EDGE,
+				       "resize edge %u", edges);
+		return;
+	}
+	if (!edges || !s || !s->view.mapped || tl->acked.maximized ||
+	    tl->acked.fullscreen)
+		return;
+	if (!wlseal_seat_resize(wl_resource_get_user_data(seat), s, serial,
+				edges))
+		wlseal_debug("toplevel \"%s\" resize ignored: no button held "
+			     "on it with serial %u", title(tl), serial);
 }
 
 static void toplevel_set_size(struct wl_client *c, struct wl_resource *r,
@@ -450,6 +485,15 @@ void wlseal_xdg_toplevel_create(struct wlseal_xdg_surface *xs,
 	xs->toplevel = tl;
 	wl_resource_set_implementation(tl->resource, &toplevel_impl, tl,
 				       toplevel_resource_destroy);
+	/* --xdg-early-buffer=map: the first configure goes out now, not
+	 * at the initial commit, for clients that attach their first
+	 * buffer on the strength of a configure they never asked for
+	 * with a commit. A state asked for before the initial commit
+	 * comes in a configure of its own. */
+	if (xs->server->xdg_early_map) {
+		tl->initial_sent = true;
+		send_configure(tl);
+	}
 }
 
 void wlseal_xdg_toplevel_detach(struct wlseal_xdg_toplevel *tl)
@@ -495,6 +539,67 @@ void wlseal_xdg_toplevel_move(struct wlseal_xdg_toplevel *tl, int32_t dx,
 	tl->cascade_x = (int32_t)x;
 	tl->cascade_y = (int32_t)y;
 	place(tl);
+}
+
+/* Sizes past this are no window a screen shows. */
+#define SIZE_LIMIT (1 << 16)
+
+static int32_t clamp_size(int64_t v)
+{
+	return v < 1 ? 1 : v > SIZE_LIMIT ? SIZE_LIMIT : (int32_t)v;
+}
+
+/*
+ * An interactive resize: the window's size when it began, dragged by
+ * (@dx, @dy) at @edges, is asked for in configures with the resizing
+ * state (as many as the client acks: send_configure's bound). The
+ * dragged top or left edge moves the window at once, as far as the
+ * asked size shrank or grew, so that the opposite edge stays where it
+ * was for a client that draws the size asked for; one that keeps its
+ * size keeps it with its corner where the drag put it. The size stays
+ * the window's floating size afterwards.
+ */
+void wlseal_xdg_toplevel_resize(struct wlseal_xdg_toplevel *tl, uint32_t edges,
+				int32_t dx, int32_t dy)
+{
+	struct wlseal_surface *s = tl->xs ? tl->xs->surface : NULL;
+	int32_t w, h;
+
+	if (!s)
+		return;
+	if (!edges) {
+		if (tl->wanted.resizing) {
+			tl->wanted.resizing = false;
+			wlseal_xdg_toplevel_configure(tl);
+		}
+		return;
+	}
+	if (!tl->wanted.resizing) {
+		int64_t w0, h0;
+
+		window_size(tl, &w0, &h0);
+		tl->resize_w0 = clamp_size(w0);
+		tl->resize_h0 = clamp_size(h0);
+		tl->resize_x0 = tl->cascade_x;
+		tl->resize_y0 = tl->cascade_y;
+		tl->wanted.resizing = true;
+	}
+	w = clamp_size((int64_t)tl->resize_w0 +
+		       (edges & XDG_TOPLEVEL_RESIZE_EDGE_RIGHT ? dx :
+			edges & XDG_TOPLEVEL_RESIZE_EDGE_LEFT ? -(int64_t)dx : 0));
+	h = clamp_size((int64_t)tl->resize_h0 +
+		       (edges & XDG_TOPLEVEL_RESIZE_EDGE_BOTTOM ? dy :
+			edges & XDG_TOPLEVEL_RESIZE_EDGE_TOP ? -(int64_t)dy : 0));
+	tl->wanted.width = w;
+	tl->wanted.height = h;
+	if (edges & XDG_TOPLEVEL_RESIZE_EDGE_LEFT)
+		tl->cascade_x = tl->resize_x0 + (tl->resize_w0 - w);
+	if (edges & XDG_TOPLEVEL_RESIZE_EDGE_TOP)
+		tl->cascade_y = tl->resize_y0 + (tl->resize_h0 - h);
+	if (s->view.mapped)
+		place(tl);
+	wlseal_xdg_toplevel_configure(tl);
+	changed(tl);
 }
 
 void wlseal_xdg_toplevel_close(struct wlseal_xdg_toplevel *tl)

@@ -574,14 +574,15 @@ static void test_gone(void)
 	zwp_locked_pointer_v1_add_listener(lock, &lock_listener, &sc);
 	expect(&sc, "lock", "lock locked");
 	/* The wl_surface first (its roles follow it inert): the pointer
-	 * forgets it without leave, the lock without unlocked. */
+	 * leaves it while it is destroyed (the client, which destroyed
+	 * it, sees a NULL surface), the lock goes without unlocked. */
 	mark = sc.len;
 	wl_surface_destroy(a.s);
 	xdg_toplevel_destroy(a.tl);
 	xdg_surface_destroy(a.xs);
 	sc.named[0] = NULL;
 	sync(&sc);
-	none_since(&sc, mark, "ptr-leave", "no leave for a destroyed surface");
+	expect(&sc, "ptr-leave", "ptr-leave (destroyed)");
 	zwp_locked_pointer_v1_set_region(lock, NULL);
 	zwp_locked_pointer_v1_set_cursor_position_hint(lock,
 		wl_fixed_from_int(1), wl_fixed_from_int(1));
@@ -627,8 +628,8 @@ static void test_gone(void)
 	sc_stop(&sc);
 }
 
-/* A window unmapped under its lock (its xdg_toplevel destroyed): the
- * pointer leaves it and the lock ends, as any focus change ends it. */
+/* A window unmapped under its lock (its xdg_toplevel destroyed): it
+ * loses the keyboard, which ends the lock, and the pointer leaves it. */
 static void test_unmapped(void)
 {
 	static struct sc sc;
@@ -648,8 +649,8 @@ static void test_unmapped(void)
 	zwp_locked_pointer_v1_add_listener(lock, &lock_listener, &sc);
 	expect(&sc, "lock", "lock locked");
 	xdg_toplevel_destroy(a.tl);
-	expect(&sc, "ptr-leave", "ptr-leave A");
 	expect(&sc, "lock", "lock unlocked");
+	expect(&sc, "ptr-leave", "ptr-leave A");
 	zwp_locked_pointer_v1_destroy(lock);
 	xdg_surface_destroy(a.xs);
 	wl_surface_destroy(a.s);
@@ -844,6 +845,50 @@ static void test_text_input_destroyed(void)
 	sc_stop(&sc);
 }
 
+/*
+ * A constraint holds only while its window also has the keyboard: a new
+ * window (not under the cursor) takes the keyboard and ends the lock,
+ * though the pointer stays on the locked window; a click on that window
+ * gives it the keyboard back and a persistent lock returns.
+ */
+static void test_keyboard(void)
+{
+	static struct sc sc;
+	struct zwp_locked_pointer_v1 *lock;
+	struct globals g;
+	struct win a, b;
+	int ax, ay, bx, by;
+	size_t mark;
+
+	sc_start(&sc, 7);
+	sc_keyboard(&sc);
+	sc_pointer(&sc);
+	g = globals(sc.t.display);
+	sc_window(&sc, &a, 0, 40, RED, &ax, &ay);
+	expect(&sc, "kb-enter", "kb-enter A keys");
+	fifo_move(&sc.f, ax + 10, ay + 10);
+	expect(&sc, "ptr-enter", "ptr-enter A 10.00 10.00");
+	lock = zwp_pointer_constraints_v1_lock_pointer(g.constraints, a.s,
+		sc.ptr, NULL, ZWP_POINTER_CONSTRAINTS_V1_LIFETIME_PERSISTENT);
+	zwp_locked_pointer_v1_add_listener(lock, &lock_listener, &sc);
+	expect(&sc, "lock", "lock locked");
+
+	mark = sc.len;
+	sc_window(&sc, &b, 1, 40, GREEN, &bx, &by);
+	check(bx > ax + 10 || by > ay + 10, "B (%d,%d) is not under the cursor",
+	      bx, by);
+	expect(&sc, "kb-enter", "kb-enter B keys");
+	expect(&sc, "lock", "lock unlocked");
+	none_since(&sc, mark, "ptr-leave", "the pointer stayed on A");
+
+	fifo_key(&sc.f, BTN_LEFT, 1);
+	fifo_key(&sc.f, BTN_LEFT, 0);
+	expect(&sc, "kb-enter", "kb-enter A keys");
+	expect(&sc, "lock", "lock locked");
+	zwp_locked_pointer_v1_destroy(lock);
+	sc_stop(&sc);
+}
+
 static const struct harness_test tests[] = {
 	{ "constraints-lock", test_lock },
 	{ "constraints-oneshot", test_oneshot },
@@ -851,6 +896,7 @@ static const struct harness_test tests[] = {
 	{ "constraints-already", test_already },
 	{ "constraints-gone", test_gone },
 	{ "constraints-unmapped", test_unmapped },
+	{ "constraints-keyboard", test_keyboard },
 	{ "text-input", test_text_input },
 	{ "text-input-destroyed", test_text_input_destroyed },
 };

@@ -238,10 +238,84 @@ static void test_lazy(void)
 	sc_stop(&sc);
 }
 
+/* After a roundtrip: the next line starting with @prefix is @line and
+ * came before the roundtrip's done (nothing more is read). */
+static void expect_already(struct sc *sc, const char *prefix, const char *line)
+{
+	char *p = sc->log + sc->from;
+
+	while (*p) {
+		char *eol = strchr(p, '\n');
+		size_t n = (size_t)(eol - p);
+
+		if (!strncmp(p, prefix, strlen(prefix))) {
+			sc->from = (size_t)(eol + 1 - sc->log);
+			check(n == strlen(line) && !strncmp(p, line, n),
+			      "before the roundtrip's done: '%s' (got '%.*s')",
+			      line, (int)n, p);
+			return;
+		}
+		p = eol + 1;
+	}
+	fail("no '%s' before the roundtrip's done; log:\n%s", line, sc->log);
+}
+
+/*
+ * A window that moves its own subsurfaces under the resting cursor: the
+ * pointer hears of it before the roundtrip that follows the commit is
+ * done, not only with the next frame (WLCS's clients look right after
+ * the roundtrip). Motion on a subsurface that moved under it; leave and
+ * enter when the main surface is under the cursor instead.
+ */
+static void test_commit(void)
+{
+	static struct sc sc;
+	struct win x;
+	struct wl_subsurface *ss;
+	struct wl_surface *c;
+	int xx, xy;
+
+	sc_start(&sc, 8);
+	sc_pointer(&sc);
+	sc_window(&sc, &x, 3, 100, RED, &xx, &xy);
+	c = surface(&sc.t);
+	sc.named[2] = c;
+	if (!sc.t.subcompositor)
+		fail("no wl_subcompositor");
+	ss = wl_subcompositor_get_subsurface(sc.t.subcompositor, c, x.s);
+	wl_subsurface_set_position(ss, 10, 10);
+	show(&sc.t, c, 20, 20, BLUE);
+	wl_surface_commit(x.s);
+	fifo_move(&sc.f, xx + 15, xy + 15);
+	expect(&sc, "ptr-", "ptr-enter C 5.00 5.00");
+	expect(&sc, "ptr-", "ptr-frame");
+
+	wl_subsurface_set_position(ss, 12, 8);
+	wl_surface_commit(c);
+	wl_surface_commit(x.s);
+	if (wl_display_roundtrip(sc.t.display) < 0)
+		fail("roundtrip: %s", last_client_log);
+	expect_already(&sc, "ptr-", "ptr-motion 3.00 7.00");
+	expect_already(&sc, "ptr-", "ptr-frame");
+
+	wl_subsurface_set_position(ss, 50, 50);
+	wl_surface_commit(c);
+	wl_surface_commit(x.s);
+	if (wl_display_roundtrip(sc.t.display) < 0)
+		fail("roundtrip: %s", last_client_log);
+	expect_already(&sc, "ptr-", "ptr-leave C");
+	expect_already(&sc, "ptr-", "ptr-enter D 15.00 15.00");
+	expect_already(&sc, "ptr-", "ptr-frame");
+	wl_subsurface_destroy(ss);
+	wl_surface_destroy(c);
+	sc_stop(&sc);
+}
+
 static const struct harness_test tests[] = {
 	{ "focus-storm-no-input", test_storm_no_input },
 	{ "focus-storm-pointer", test_storm_pointer },
 	{ "focus-pointer-lazy", test_lazy },
+	{ "focus-pointer-commit", test_commit },
 };
 
 int main(int argc, char **argv)

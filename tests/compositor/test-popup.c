@@ -554,13 +554,15 @@ static void test_destroy_order(void)
 
 /*
  * A grab chain: the keyboard goes to the topmost grabbing popup, a
- * click on the chain keeps it, a click outside dismisses the chain
- * top-down and the keyboard returns to the toplevel.
+ * click on the chain keeps it, and so does a click on the popup
+ * client's own window (the button goes to it); a click outside the
+ * client's surfaces dismisses the chain top-down and the keyboard
+ * returns to the toplevel. A new toplevel mapped breaks a grab too.
  */
 static void test_grab(void)
 {
 	static struct sc sc;
-	struct win w;
+	struct win w, w2;
 	struct pop p, q;
 	int x, y;
 
@@ -620,10 +622,24 @@ static void test_grab(void)
 	expect(&sc, "ptr-button", "ptr-button 272 released");
 	check(!p.done && !q.done, "a click on the chain dismisses nothing");
 
+	/* A click on the window under the chain, the client's own: the
+	 * button goes to it, nothing is dismissed, the keyboard stays. */
+	fifo_move(&sc.f, x + 80, y + 80);
+	expect(&sc, "ptr-leave", "ptr-leave B");
+	expect(&sc, "ptr-enter", "ptr-enter A 80.00 80.00");
+	fifo_key(&sc.f, BTN_LEFT, 1);
+	fifo_key(&sc.f, BTN_LEFT, 0);
+	expect(&sc, "ptr-button", "ptr-button 272 pressed");
+	expect(&sc, "ptr-button", "ptr-button 272 released");
+	if (wl_display_roundtrip(sc.t.display) < 0)
+		fail("after a click on the window: %s", last_client_log);
+	check(!p.done && !q.done,
+	      "a click on the popup client's window dismisses nothing");
+
 	/* A click outside every window: the chain goes, top-down; the
 	 * keyboard returns to A. */
 	fifo_move(&sc.f, 300, 220);
-	expect(&sc, "ptr-leave", "ptr-leave B");
+	expect(&sc, "ptr-leave", "ptr-leave A");
 	fifo_key(&sc.f, BTN_LEFT, 1);
 	fifo_key(&sc.f, BTN_LEFT, 0);
 	expect(&sc, "kb-", "kb-leave C");
@@ -662,6 +678,23 @@ static void test_grab(void)
 	xdg_surface_destroy(p.xs);
 	wl_surface_destroy(p.s);
 	check(!p.done, "no popup_done for a popup its client destroyed");
+
+	/* A new toplevel mapped while a popup grabs: it takes the
+	 * keyboard, the popup is dismissed. */
+	pop_create(&sc.t, &p, "B", w.xs,
+		   positioner(&sc.t, 40, 40, 10, 10, 10, 10, A(BOTTOM_RIGHT),
+			      G(BOTTOM_RIGHT), 0, 0, 0));
+	p.sc = &sc;
+	sc.named[1] = p.s;
+	xdg_popup_grab(p.p, sc.seat, sc.last_serial);
+	pop_initial_commit(&p);
+	pop_draw(&p, GREEN);
+	expect(&sc, "kb-", "kb-leave A");
+	expect(&sc, "kb-", "kb-enter B keys");
+	sc_window(&sc, &w2, 3, 50, BLUE, &x, &y);
+	expect(&sc, "kb-", "kb-leave B");
+	expect(&sc, "kb-", "kb-enter D keys");
+	expect(&sc, "popup-done", "popup-done B");
 	sc_stop(&sc);
 }
 
@@ -727,6 +760,36 @@ static void test_parent_unmap(void)
 	t_stop(&t);
 }
 
+/*
+ * --xdg-early-buffer=map: a popup whose first commit carries a buffer
+ * gets its configure and shows at once at the configured place.
+ */
+static void test_early_buffer(void)
+{
+	static const char *const opts[] = { "--xdg-early-buffer=map", NULL };
+	static struct t t;
+	struct win w;
+	struct pop p;
+
+	t_start_args(&t, opts);
+	toplevel_at_32(&t, &w, 200, 150);
+	pop_create(&t, &p, "P", w.xs,
+		   positioner(&t, 40, 30, 20, 10, 30, 20, A(BOTTOM_RIGHT),
+			      G(BOTTOM_RIGHT), 0, 0, 0));
+	check(wl_display_roundtrip(t.display) >= 0 && p.configures == 0,
+	      "no popup configure before its initial commit (%d)", p.configures);
+	show(&t, p.s, 40, 30, GREEN);
+	pop_wait_configure(&p, 0, "popup committed with a buffer");
+	expect_configure(&p, 50, 30, 40, 30, "the popup's configure");
+	screenshot(&t);
+	t.ox = 32 + 50;
+	t.oy = 32 + 30;
+	expect_rect(&t, 0, 0, 40, 30, GREEN, "the popup shown without an ack");
+	expect_rect(&t, -2, 0, 2, 30, RED, "its parent left of it");
+	t.ox = t.oy = 0;
+	t_stop(&t);
+}
+
 static const struct harness_test tests[] = {
 	{ "popup-position", test_position },
 	{ "popup-flip", test_flip },
@@ -737,6 +800,7 @@ static const struct harness_test tests[] = {
 	{ "popup-destroy-order", test_destroy_order },
 	{ "popup-grab", test_grab },
 	{ "popup-parent-unmap", test_parent_unmap },
+	{ "popup-early-buffer", test_early_buffer },
 };
 
 int main(int argc, char **argv)

@@ -103,7 +103,8 @@ static void test_sync(void)
 	t_stop(&t);
 }
 
-/* Desynchronized: at once, unless an ancestor is synchronized. */
+/* Desynchronized: at once, unless an ancestor is synchronized. A
+ * grandchild's position waits for its parent's commit to be applied. */
 static void test_desync(void)
 {
 	/* static: the harness cleans up through pointers at exit */
@@ -130,6 +131,35 @@ static void test_desync(void)
 	screenshot(&t);
 	expect_rect(&t, 50, 10, 10, 10, YELLOW,
 		    "the parent's commit applied child and grandchild");
+
+	/* The grandchild's position is the child's state: taken by the
+	 * child's commit, applied when that commit is. The main
+	 * surface's commit alone, or one before the child's, moves
+	 * nothing. */
+	wl_subsurface_set_position(gs, 50, 0);
+	wl_surface_commit(parent);
+	screenshot(&t);
+	expect_rect(&t, 50, 10, 10, 10, YELLOW,
+		    "set_position, only the main surface committed: not moved");
+	wl_surface_commit(child);
+	screenshot(&t);
+	expect_rect(&t, 50, 10, 10, 10, YELLOW,
+		    "the sync child committed, the main surface not: not moved");
+	wl_surface_commit(parent);
+	screenshot(&t);
+	expect_rect(&t, 60, 10, 10, 10, YELLOW,
+		    "child, then main surface committed: moved");
+	expect_rect(&t, 50, 10, 10, 10, RED, "its old place repainted");
+	wl_subsurface_set_position(gs, 40, 0);
+	wl_surface_commit(parent);
+	wl_surface_commit(child);
+	screenshot(&t);
+	expect_rect(&t, 60, 10, 10, 10, YELLOW,
+		    "main surface committed before the child: not moved");
+	wl_surface_commit(parent);
+	screenshot(&t);
+	expect_rect(&t, 50, 10, 10, 10, YELLOW,
+		    "and once the main surface commits after it: moved");
 
 	wl_subsurface_set_desync(cs);
 	show(&t, child, 30, 30, BLUE);

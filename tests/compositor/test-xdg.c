@@ -231,6 +231,71 @@ static void test_buffer_errors(void)
 }
 
 /*
+ * --xdg-early-buffer=map: the toplevel's first configure comes with the
+ * role, before any commit; a buffer committed before any ack maps the
+ * window at its slot, and a later ack of that configure is no error.
+ * After an initial commit whose configure is never acked, a buffer maps
+ * the window too. A state asked for before the initial commit comes in
+ * a configure of its own. An xdg_surface without a role still gets
+ * unconfigured_buffer.
+ */
+static void test_early_buffer(void)
+{
+	static const char *const opts[] = { "--xdg-early-buffer=map", NULL };
+	/* static: the harness cleans up through pointers at exit */
+	static struct t t;
+	static struct win w, w2, w3;
+	struct wl_surface *s;
+
+	t_start_args(&t, opts);
+	win_create(&t, &w);
+	if (wl_display_roundtrip(t.display) < 0)
+		fail("connection lost after get_toplevel: %s", last_client_log);
+	check(w.configures == 1,
+	      "one configure with the role, before any commit (%d)",
+	      w.configures);
+	expect_configure(&w, false, false, 0, 0, "the first configure");
+	show(&t, w.s, 100, 80, RED);
+	wl_display_flush(t.display);
+	expect_mapped_at(&t, CASCADE_X0, CASCADE_Y0, "a buffer before any ack");
+	screenshot(&t);
+	expect_rect(&t, CASCADE_X0, CASCADE_Y0, 100, 80, RED,
+		    "the window shown without an ack");
+	xdg_surface_ack_configure(w.xs, w.serial);
+	wl_surface_commit(w.s);
+	check(wl_display_roundtrip(t.display) >= 0,
+	      "a late ack of the first configure (%s)", last_client_log);
+
+	win_create(&t, &w2);
+	win_initial_commit(&w2);
+	show(&t, w2.s, 60, 50, GREEN);
+	wl_display_flush(t.display);
+	expect_mapped_at(&t, CASCADE_X0 + CASCADE_STEP, CASCADE_Y0 + CASCADE_STEP,
+			 "a buffer after the initial commit, never acked");
+	screenshot(&t);
+	expect_rect(&t, CASCADE_X0 + CASCADE_STEP, CASCADE_Y0 + CASCADE_STEP,
+		    60, 50, GREEN, "the second window shown");
+
+	/* set_fullscreen before the initial commit: a second configure,
+	 * fullscreen; a buffer before its ack maps the window in it. */
+	win_create(&t, &w3);
+	xdg_toplevel_set_fullscreen(w3.tl, NULL);
+	wl_surface_commit(w3.s);
+	wait_configure(&w3, 1, "the fullscreen configure");
+	expect_configure(&w3, false, true, OUT_W, OUT_H, "the fullscreen configure");
+	show(&t, w3.s, OUT_W, OUT_H, BLUE);
+	wl_display_flush(t.display);
+	expect_mapped_at(&t, 0, 0, "fullscreen before any ack");
+
+	s = surface(&t);
+	xdg_wm_base_get_xdg_surface(t.wm_base, s);
+	wl_surface_attach(s, solid(&t, 10, 10, RED), 0, 0);
+	expect_error(&t, "a buffer attached to an xdg_surface without a role",
+		     "xdg_surface", XDG_SURFACE_ERROR_UNCONFIGURED_BUFFER);
+	t_stop(&t);
+}
+
+/*
  * Configures the client has not acked yet: acking an older one is fine
  * (and drops those before it), the newest one decides; a serial never
  * sent is an error. A client that never acks gets only a few.
@@ -797,6 +862,7 @@ static const struct harness_test tests[] = {
 	{ "xdg-maximized", test_maximized },
 	{ "xdg-serials", test_serials },
 	{ "xdg-buffer-errors", test_buffer_errors },
+	{ "xdg-early-buffer", test_early_buffer },
 	{ "xdg-unmap", test_unmap },
 	{ "xdg-geometry", test_geometry },
 	{ "xdg-place-output-sized", test_place_output_sized },

@@ -199,7 +199,8 @@ static void tl_configure(void *data, struct xdg_toplevel *tl, int32_t width,
 
 	w->w = width;
 	w->h = height;
-	w->maximized = w->fullscreen = w->activated = w->other_state = false;
+	w->maximized = w->fullscreen = w->activated = w->resizing = false;
+	w->other_state = false;
 	wl_array_for_each(st, states) {
 		if (*st == XDG_TOPLEVEL_STATE_MAXIMIZED)
 			w->maximized = true;
@@ -207,6 +208,8 @@ static void tl_configure(void *data, struct xdg_toplevel *tl, int32_t width,
 			w->fullscreen = true;
 		else if (*st == XDG_TOPLEVEL_STATE_ACTIVATED)
 			w->activated = true;
+		else if (*st == XDG_TOPLEVEL_STATE_RESIZING)
+			w->resizing = true;
 		else
 			w->other_state = true;
 	}

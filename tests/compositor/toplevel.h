@@ -59,7 +59,7 @@ struct win {
 	int configures;			/* xdg_surface.configure events */
 	uint32_t serial;
 	int32_t w, h;			/* of the last xdg_toplevel.configure */
-	bool maximized, fullscreen, activated, other_state;
+	bool maximized, fullscreen, activated, resizing, other_state;
 	int closes;			/* xdg_toplevel.close events */
 };
 

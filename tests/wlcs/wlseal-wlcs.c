@@ -487,15 +487,21 @@ static void input_call(struct wlseal_server *server, void *arg)
 		s->py = ic->y;
 		wlseal_seat_input.motion(seat, t, s->px, s->py);
 		break;
-	case MOVE_BY:
-		/* A mouse's motion: the cursor moves, and the relative
-		 * pointers hear of it in the same frame (as input/ reports
-		 * a mouse's EV_REL). */
-		s->px += ic->x;
-		s->py += ic->y;
+	case MOVE_BY: {
+		/* A mouse's motion: the cursor moves as far as a lock or
+		 * confinement lets it, and the relative pointers hear of
+		 * the whole motion in the same frame (as input/ reports a
+		 * mouse's EV_REL). */
+		double x = s->px + ic->x, y = s->py + ic->y;
+
+		if (wlseal_seat_input.constrain)
+			wlseal_seat_input.constrain(seat, s->px, s->py, &x, &y);
+		s->px = x;
+		s->py = y;
 		wlseal_seat_input.motion(seat, t, s->px, s->py);
 		wlseal_seat_input.relative(seat, t, ic->x, ic->y);
 		break;
+	}
 	case BUTTON:
 		wlseal_seat_input.button(seat, t, (uint32_t)ic->button, ic->pressed);
 		break;

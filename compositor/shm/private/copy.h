@@ -39,8 +39,9 @@ struct wlseal_copy *wlseal_copy_new(struct wlseal_account *account,
 void wlseal_copy_free(struct wlseal_copy *c);
 /* Reads the rows of @spans (@n < 0 or never read before: all @height
  * rows) of the buffer at @offset, @stride bytes a row, from @fd into the
- * image; what the file no longer holds becomes zero. */
-void wlseal_copy_read(struct wlseal_copy *c, struct wl_client *client, int fd,
+ * image; what could not be read becomes zero. false: the file ended
+ * before those rows (it is shorter than the pool). */
+bool wlseal_copy_read(struct wlseal_copy *c, struct wl_client *client, int fd,
 		      int64_t offset, int32_t stride, int32_t height,
 		      const struct wlseal_row_span *spans, int n);
 
