@@ -114,12 +114,13 @@ static void frame_presented(struct wl_listener *listener, void *data)
 		ns = (uint64_t)cpu.tv_sec * 1000000000ull + (uint64_t)cpu.tv_nsec;
 		/* And the scene's own bookkeeping since then (hit tests,
 		 * views visited outside the repaint): tests count it. */
-		wlseal_debug("frame seq=%llu repainted=%llu cpu_us=%llu hit_tests=%llu visits=%llu",
+		wlseal_debug("frame seq=%llu repainted=%llu cpu_us=%llu hit_tests=%llu visits=%llu faults=%llu",
 			     (unsigned long long)info->seq,
 			     (unsigned long long)server->last_repaint_area,
 			     (unsigned long long)((ns - server->last_frame_cpu_ns) / 1000),
 			     (unsigned long long)server->scene.hit_tests,
-			     (unsigned long long)server->scene.visits);
+			     (unsigned long long)server->scene.visits,
+			     wlseal_cpu_repaint_faults());
 		server->last_frame_cpu_ns = ns;
 		server->scene.hit_tests = server->scene.visits = 0;
 	}
