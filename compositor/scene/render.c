@@ -211,29 +211,27 @@ static void apply_overdraw(struct wlseal_scene *scene, struct draw *d, int n)
 }
 
 /*
- * Asks the source of every view still to sample its pixels whether they
- * can be read now (a pool's pages in memory: shm/resident.c), just
- * before the views are drawn. One that cannot is not drawn this repaint:
- * where it is opaque, and so was counted as covering what is below, the
- * background is filled in (as over budget); elsewhere what is below
- * shows. Its source damages it when it can be drawn. The lookups were
- * charged with the views' pixels (find_visible), so the overdraw budget
- * bounds them too.
+ * Asks the source of a view about to sample its pixels whether they can
+ * be read now (a pool's pages in memory: shm/resident.c), right before
+ * it is drawn, so that as little as possible happens in between. One
+ * that cannot is not drawn this repaint: where it is opaque, and so was
+ * counted as covering what is below, the background is filled in (as
+ * over budget); elsewhere what is below shows. Its source damages it
+ * when it can be drawn. The lookups were charged with the views' pixels
+ * (find_visible), so the overdraw budget bounds them too. false: not
+ * drawn at all.
  */
-static void check_ready(struct draw *d, int n)
+static bool check_ready(struct draw *d)
 {
-	for (int i = n - 1; i >= 0; i--) {
-		struct wlseal_scene_view *v = d[i].view;
+	struct wlseal_scene_view *v = d->view;
 
-		if (!d[i].shown || d[i].no_sample || !v->source->ready ||
-		    v->source->ready(v, &d[i].part))
-			continue;
-		d[i].no_blend = true;
-		if (pixman_region32_not_empty(&d[i].opaque))
-			d[i].no_sample = true;
-		else
-			drop_draw(&d[i]);
-	}
+	if (d->no_sample || !v->source->ready || v->source->ready(v, &d->part))
+		return true;
+	d->no_blend = true;
+	if (!pixman_region32_not_empty(&d->opaque))
+		return false;
+	d->no_sample = true;
+	return true;
 }
 
 /* Marks in @d (bottom first) the views that show in @region, deciding
@@ -481,7 +479,6 @@ uint64_t wlseal_scene_render(struct wlseal_scene *scene,
 	pixman_region32_init(&covered);
 	find_visible(scene, &region, draws, nviews, &covered);
 	apply_overdraw(scene, draws, nviews);
-	check_ready(draws, nviews);
 
 	pixman_region32_init(&background);
 	pixman_region32_subtract(&background, &region, &covered);
@@ -493,7 +490,8 @@ uint64_t wlseal_scene_render(struct wlseal_scene *scene,
 	for (i = 0; i < nviews; i++) {
 		if (!draws[i].shown)
 			continue;
-		draw_view(&draws[i], target, &bg);
+		if (check_ready(&draws[i]))
+			draw_view(&draws[i], target, &bg);
 		pixman_image_unref(draws[i].image);
 		draws[i].view->source->end(draws[i].view);
 		pixman_region32_fini(&draws[i].clip);

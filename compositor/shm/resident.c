@@ -17,7 +17,7 @@
  * A repaint then never faults in a page that was not in memory when it
  * began, with one exception, below.
  *
- * What a draw samples (sampled_rows): the rows of the buffer that the
+ * What a draw samples (sampled_spans): the rows of the buffer that the
  * drawn part's rows (columns, for a quarter turn) map to, at most three
  * per output row (a bilinear filter reads two; one more for rounding),
  * each from the first to the last column sampled: a span of pages. Rows
@@ -44,9 +44,10 @@
  * flight (account/pools.c), one per view at a time, each at most
  * VIEW_PAGES pages, so the thread's queue holds at most that many jobs a
  * client, in the order they came. A view that finds its client's slots
- * taken waits for one of that client's jobs... for any job to finish
- * (the starved list: each is asked again then), and is not drawn
- * meanwhile.
+ * taken is not drawn, and waits on the starved list, whose views are all
+ * damaged again whenever any job finishes (one of its client's will).
+ * A population that fails (the kernel refuses: a permissive policy's
+ * truncated file) marks its pool: the pool's views are not drawn.
  *
  * Memory: the populate thread faults in pages of the pool's mapping,
  * which the pool budget charged whole when it was mapped (account/
@@ -63,12 +64,14 @@
  * draw. Its client can punch a hole (FALLOC_FL_PUNCH_HOLE: SEAL_SHRINK
  * does not forbid it, and no seal that a client may keep writing under
  * does), and memory pressure can swap a page out. Then the draw faults it
- * in again, as before: at most the pages the view's drawn part samples,
- * at most VIEW_PAGES, for each view of one repaint, and all of them
- * together within what the overdraw budget lets the repaint sample. The
- * lookup is made just before the view is drawn (after the overdraw plan,
- * in the views' order), so the client must hit the gap between its
- * lookup and its draw, each time, for every page it wants faulted.
+ * in again, as before. The bound: per repaint, at most the pages the
+ * drawn views sample, each view at most VIEW_PAGES, all of them within
+ * what the overdraw budget lets the repaint sample; that is, bounded by
+ * the output's area (times the budget), never by the pool's size. To
+ * keep the gap small, the lookup is made right before the view is drawn
+ * (scene/render.c, check_ready), so a client must punch inside that gap,
+ * every repaint, for every page it wants faulted; the pages it punched
+ * before a lookup are populated off the loop again.
  */
 #include <errno.h>
 #include <stdint.h>
