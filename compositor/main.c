@@ -58,6 +58,7 @@ struct wlseal_options {
 	int exit_after;		/* seconds, 0: never */
 	int max_pools_per_client; /* live wl_shm_pools per client */
 	uint64_t max_pool_memory;  /* --max-pool-memory, 0: derived */
+	bool residency_check;	/* --residency-check=on|off */
 	int oom_score_adj;
 	int max_objects[WLSEAL_BUDGET_KINDS]; /* --max-*-per-client */
 	/* --input paths (input/): streams of struct input_event. */
@@ -232,6 +233,10 @@ static void usage(FILE *f)
 "                           the memory available at start, within the\n"
 "                           compositor's memory cgroup): every mapped byte\n"
 "                           is one the compositor can be charged for\n"
+"  --residency-check=on|off on (the default): a view of a pool is drawn once\n"
+"                           the pages it samples are in memory, and a thread\n"
+"                           brings in those that are not (holes of a sparse\n"
+"                           file); off: the repaint faults them in itself\n"
 "  --oom-score-adj=N        written to /proc/self/oom_score_adj at start\n"
 "                           (-1000 to 1000, default -1000: the kernel's OOM\n"
 "                           killer takes clients before the compositor;\n"
@@ -292,6 +297,7 @@ static bool parse_options(int argc, char **argv, struct wlseal_options *o)
 	       O_MAX_POOL_SIZE, O_UNSEALED, O_POLICY_FILE, O_INPUT, O_MAX_CLIENTS,
 	       O_SCANOUT,
 	       O_XDG_EARLY_BUFFER,
+	       O_RESIDENCY_CHECK,
 	       O_BUDGET /* + enum wlseal_budget: the --max-*-per-client */ };
 	/* Not static: the budget options take their names from objects.c. */
 	const struct option longopts[] = {
@@ -308,6 +314,7 @@ static bool parse_options(int argc, char **argv, struct wlseal_options *o)
 		{ "max-pools-per-client", required_argument, NULL, O_MAX_POOLS_PER_CLIENT },
 		{ "max-pool-memory", required_argument, NULL, O_MAX_POOL_MEMORY },
 		{ "oom-score-adj", required_argument, NULL, O_OOM_SCORE_ADJ },
+		{ "residency-check", required_argument, NULL, O_RESIDENCY_CHECK },
 		{ "verbose", no_argument, NULL, O_VERBOSE },
 		{ "help", no_argument, NULL, O_HELP },
 		{ "require-seals", required_argument, NULL, O_REQUIRE_SEALS },
@@ -454,6 +461,11 @@ static bool parse_options(int argc, char **argv, struct wlseal_options *o)
 			o->oom_score_adj = neg ? -(int)n : (int)n;
 			break;
 		}
+		case O_RESIDENCY_CHECK:
+			if (strcmp(optarg, "on") && strcmp(optarg, "off"))
+				return wlseal_option_bad("--residency-check must be on or off");
+			o->residency_check = !strcmp(optarg, "on");
+			break;
 		case O_VERBOSE:
 			o->verbose = true;
 			wlseal_log_set_verbose(true);
@@ -542,6 +554,7 @@ int main(int argc, char **argv)
 	o->drm_device = "/dev/dri/card0";
 	o->max_pools_per_client = 1024;
 	o->oom_score_adj = -1000;
+	o->residency_check = true;
 	for (int k = 0; k < WLSEAL_BUDGET_KINDS; k++)
 		o->max_objects[k] = wlseal_budget_info[k].def;
 	o->shm = WLSEAL_SHM_WLSEAL;
@@ -580,6 +593,7 @@ int main(int argc, char **argv)
 	}
 	server.shm.display = server.display;
 	server.shm.mode = o->shm;
+	server.shm.residency_check = o->residency_check;
 	server.ledger.pools.per_client = o->max_pools_per_client;
 	server.ledger.pools.max_bytes = o->max_pool_memory;	/* 0: derived */
 	memcpy(server.ledger.objects.per_client, o->max_objects,

@@ -231,14 +231,15 @@ static void frame_presented(struct wl_listener *listener, void *data)
 		 * views visited outside the repaint): tests count it. */
 		/* copied: the bytes of client pixels the frame's repaint
 		 * composed (0 when scanned out: zero_copy=1). */
-		wlseal_debug("frame seq=%llu repainted=%llu copied=%llu zero_copy=%d cpu_us=%llu hit_tests=%llu visits=%llu",
+		wlseal_debug("frame seq=%llu repainted=%llu copied=%llu zero_copy=%d cpu_us=%llu hit_tests=%llu visits=%llu faults=%llu",
 			     (unsigned long long)info->seq,
 			     (unsigned long long)server->last_repaint_area,
 			     (unsigned long long)server->last_copied,
 			     (info->flags & WLSEAL_FRAME_ZERO_COPY) != 0,
 			     (unsigned long long)((ns - server->last_frame_cpu_ns) / 1000),
 			     (unsigned long long)server->scene.hit_tests,
-			     (unsigned long long)server->scene.visits);
+			     (unsigned long long)server->scene.visits,
+			     wlseal_cpu_repaint_faults());
 		server->last_frame_cpu_ns = ns;
 		server->scene.hit_tests = server->scene.visits = 0;
 	}

@@ -11,7 +11,7 @@
  *   account.c   the account's lifetime, the fairness rule, the
  *               rate-limited log lines about a client
  *   ledger.c    the ledger's limits, and who follows every account
- *   pools.c     wl_shm pools: count, fds, mapped bytes
+ *   pools.c     wl_shm pools: count, fds, mapped bytes, populations
  *   memory.c    how many pool bytes the compositor can afford at all
  *   objects.c   protocol objects of each kind (surfaces, regions, ...)
  *   fd-guard.c  fds a client sends that no request takes
@@ -133,6 +133,7 @@ void wlseal_account_log(struct wl_client *client, const char *fmt, ...)
 enum wlseal_once {
 	WLSEAL_ONCE_SEALED_FOR_CLIENT = 1u << 0,
 	WLSEAL_ONCE_COPIED_FOR_CLIENT = 1u << 1,
+	WLSEAL_ONCE_SAMPLES_TOO_MANY = 1u << 2,
 };
 bool wlseal_account_once(struct wl_client *client, enum wlseal_once what);
 
@@ -163,6 +164,16 @@ void wlseal_pool_fd_closed(struct wlseal_account *account);
  * budget first (false, and @why filled, when it does not). */
 bool wlseal_pool_recharge(struct wlseal_account *account, size_t from,
 			  size_t to, char *why, size_t why_len);
+
+/*
+ * pools.c: a population of a pool's pages in flight (shm/resident.c),
+ * at most WLSEAL_POPULATE_PER_CLIENT a client: false when the client
+ * has them all. Their pages are the pools' own, charged with the
+ * mapping: a slot bounds the populate thread's queue, not memory.
+ */
+#define WLSEAL_POPULATE_PER_CLIENT 4
+bool wlseal_pool_populate_take(struct wlseal_account *account);
+void wlseal_pool_populate_put(struct wlseal_account *account);
 
 /* memory.c: the pool bytes the compositor can afford, logged. */
 void wlseal_pool_memory_budget(struct wlseal_pool_ledger *pools);

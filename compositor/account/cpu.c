@@ -44,11 +44,19 @@
  * is logged when it sets a new worst; the worst of each kind, and whose
  * it was (client pid=0: the compositor's own), is logged at exit
  * (wlseal_cpu_report) for the attack battery.
+ *
+ * A repaint's page faults are counted too (getrusage(RUSAGE_THREAD),
+ * twice a repaint): a fault on a hole of a client's pool is the one
+ * piece of a repaint's work a client decides by its memory rather than
+ * by what it asks to show (shm/resident.c keeps them out). The last
+ * repaint's count goes with repaint.c's frame line, the worst with the
+ * report at exit.
  */
 #include <errno.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -81,7 +89,18 @@ static struct {
 	uint64_t start;
 	struct worst worst[KINDS];
 	struct wlseal_log_limit log;
+	/* Page faults: at the repaint's start, the last one's, the worst. */
+	unsigned long long faults_at, faults_last, faults_worst;
 } cpu;
+
+static unsigned long long thread_faults(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_THREAD, &ru) < 0)
+		return 0;
+	return (unsigned long long)ru.ru_minflt + (unsigned long long)ru.ru_majflt;
+}
 
 static uint64_t thread_ns(void)
 {
@@ -166,11 +185,22 @@ void wlseal_cpu_follow(struct wlseal_ledger *ledger)
 void wlseal_cpu_repaint_begin(void)
 {
 	switch_to(REPAINT, NULL);
+	cpu.faults_at = thread_faults();
 }
 
 void wlseal_cpu_repaint_end(void)
 {
+	unsigned long long now = thread_faults();
+
+	cpu.faults_last = now >= cpu.faults_at ? now - cpu.faults_at : 0;
+	if (cpu.faults_last > cpu.faults_worst)
+		cpu.faults_worst = cpu.faults_last;
 	switch_to(LOOP, NULL);
+}
+
+unsigned long long wlseal_cpu_repaint_faults(void)
+{
+	return cpu.faults_last;
 }
 
 void wlseal_cpu_wait_begin(void)
@@ -211,5 +241,7 @@ void wlseal_cpu_report(void)
 			   (unsigned long long)w->over,
 			   (unsigned long long)w->count);
 	}
+	wlseal_log("repaint faults: worst %llu page faults in one repaint",
+		   cpu.faults_worst);
 	cpu.on = false;
 }

@@ -21,6 +21,9 @@ void wlseal_cpu_wait_end(void);
 /* repaint.c: around one repaint. */
 void wlseal_cpu_repaint_begin(void);
 void wlseal_cpu_repaint_end(void);
+/* The page faults the loop thread took in the last repaint (minor and
+ * major, getrusage(RUSAGE_THREAD)): repaint.c logs them with the frame. */
+unsigned long long wlseal_cpu_repaint_faults(void);
 /* At exit: the worst turn of each kind, and whose, in the log. */
 void wlseal_cpu_report(void);
 

@@ -14,8 +14,10 @@
  *   itself needs commit charge (failing it would be a SIGBUS).
  * A client can make the compositor read every page of its pools: a new
  * buffer offset each frame, or a viewport that samples a tall buffer
- * sparsely. So the sum of all mapped pool bytes is exactly what clients
- * can make the compositor hold, and it must stay below what the machine
+ * sparsely (or make shm/resident.c's populate thread fault them in
+ * before a view samples them: the same read faults, the same process and
+ * cgroup, off the loop thread). So the sum of all mapped pool bytes is
+ * exactly what clients can make the compositor hold, and it must stay below what the machine
  * (and the cgroup the compositor runs in) can give: what is available
  * when the compositor starts. Not less: clients map far more than they
  * touch (foot maps 512 MiB pools, sometimes two at once, and draws a

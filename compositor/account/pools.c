@@ -148,3 +148,16 @@ bool wlseal_pool_recharge(struct wlseal_account *a, size_t from, size_t to,
 	t->bytes += to - from;
 	return true;
 }
+
+bool wlseal_pool_populate_take(struct wlseal_account *a)
+{
+	if (a->pools.populating >= WLSEAL_POPULATE_PER_CLIENT)
+		return false;
+	a->pools.populating++;
+	return true;
+}
+
+void wlseal_pool_populate_put(struct wlseal_account *a)
+{
+	a->pools.populating--;
+}

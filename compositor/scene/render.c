@@ -52,8 +52,11 @@ struct draw {
 					 * (view_cost_weights) */
 	bool sampled;			/* its opaque pixels cost too */
 	bool no_blend;			/* over budget: opaque part only */
-	bool no_sample;			/* over budget: its opaque part is
-					 * filled with the background */
+	bool no_sample;			/* over budget, or not ready: its
+					 * opaque part is filled with the
+					 * background */
+	struct wlseal_scene_box part;	/* the clip's extents, in view
+					 * coordinates: what it samples */
 };
 
 /*
@@ -149,6 +152,16 @@ static uint64_t region_area(pixman_region32_t *region)
 	return area;
 }
 
+/* @d is not drawn at all. */
+static void drop_draw(struct draw *d)
+{
+	d->shown = false;
+	pixman_region32_fini(&d->clip);
+	pixman_region32_fini(&d->opaque);
+	pixman_image_unref(d->image);
+	d->view->source->end(d->view);
+}
+
 /*
  * The frame's overdraw budget (account/overdraw.c), a budget of cost:
  * each view is charged what its pixels cost to draw (view_cost_weights:
@@ -186,11 +199,7 @@ static void apply_overdraw(struct wlseal_scene *scene, struct draw *d, int n)
 					d[i].no_sample = d[i].sampled;
 					continue;
 				}
-				d[i].shown = false;
-				pixman_region32_fini(&d[i].clip);
-				pixman_region32_fini(&d[i].opaque);
-				pixman_image_unref(d[i].image);
-				d[i].view->source->end(d[i].view);
+				drop_draw(&d[i]);
 			}
 			overdraw_finish(&od);
 		}
@@ -199,6 +208,30 @@ static void apply_overdraw(struct wlseal_scene *scene, struct draw *d, int n)
 	free(keys);
 	free(blend);
 	free(owner_of);
+}
+
+/*
+ * Asks the source of a view about to sample its pixels whether they can
+ * be read now (a pool's pages in memory: shm/resident.c), right before
+ * it is drawn, so that as little as possible happens in between. One
+ * that cannot is not drawn this repaint: where it is opaque, and so was
+ * counted as covering what is below, the background is filled in (as
+ * over budget); elsewhere what is below shows. Its source damages it
+ * when it can be drawn. The lookups were charged with the views' pixels
+ * (find_visible), so the overdraw budget bounds them too. false: not
+ * drawn at all.
+ */
+static bool check_ready(struct draw *d)
+{
+	struct wlseal_scene_view *v = d->view;
+
+	if (d->no_sample || !v->source->ready || v->source->ready(v, &d->part))
+		return true;
+	d->no_blend = true;
+	if (!pixman_region32_not_empty(&d->opaque))
+		return false;
+	d->no_sample = true;
+	return true;
 }
 
 /* Marks in @d (bottom first) the views that show in @region, deciding
@@ -245,6 +278,12 @@ static void find_visible(struct wlseal_scene *scene, pixman_region32_t *region,
 			v->source->end(v);
 			continue;
 		}
+		{
+			pixman_box32_t *e = pixman_region32_extents(&d[i].clip);
+
+			d[i].part = (struct wlseal_scene_box){
+				e->x1 - x, e->y1 - y, e->x2 - x, e->y2 - y };
+		}
 		/* x8r8g8b8 has no alpha: opaque by definition. Elsewhere the
 		 * client's opaque region says so. */
 		if (pixman_image_get_format(image) == PIXMAN_x8r8g8b8) {
@@ -273,6 +312,10 @@ static void find_visible(struct wlseal_scene *scene, pixman_region32_t *region,
 			d[i].blend = region_area(&d[i].clip) - opaque_px;
 			d[i].cost = d[i].blend * bw + opaque_px * ow;
 			d[i].sampled = ow > 0;
+			/* Finding out whether its pixels can be read
+			 * (check_ready) costs too. */
+			if (v->source->ready_cost)
+				d[i].cost += v->source->ready_cost(v, &d[i].part);
 		}
 		d[i].shown = true;
 	}
@@ -384,7 +427,11 @@ static void render_plain(struct wlseal_scene *scene, pixman_image_t *target,
 			view_image_setup(v, image);
 			view_extent(v, image, &vw, &vh);
 			if (scene_clip_box(scene, w.x, w.y, w.x + vw,
-					   w.y + vh, &box))
+					   w.y + vh, &box) &&
+			    (!v->source->ready ||
+			     v->source->ready(v, &(struct wlseal_scene_box){
+				     box.x1 - w.x, box.y1 - w.y,
+				     box.x2 - w.x, box.y2 - w.y })))
 				composite_clipped(PIXMAN_OP_OVER, image, target,
 						  region, w.x, w.y, &box,
 						  &scene->copied);
@@ -454,7 +501,8 @@ uint64_t wlseal_scene_render(struct wlseal_scene *scene,
 	for (i = 0; i < nviews; i++) {
 		if (!draws[i].shown)
 			continue;
-		draw_view(&draws[i], target, &bg, &scene->copied);
+		if (check_ready(&draws[i]))
+			draw_view(&draws[i], target, &bg, &scene->copied);
 		pixman_image_unref(draws[i].image);
 		draws[i].view->source->end(draws[i].view);
 		pixman_region32_fini(&draws[i].clip);

@@ -80,6 +80,17 @@ struct wlseal_scene_source {
 	bool (*scanout)(struct wlseal_scene_view *view,
 			struct wlseal_scene_scanout *out, char *why,
 			size_t why_len);
+	/* Both optional, called between begin() and end() with the part
+	 * of the view to be drawn (view coordinates). ready(): false when
+	 * the pixels that part samples cannot be read without cost yet
+	 * (pages not in memory: shm/resident.c); the view is not drawn in
+	 * this repaint, and the source damages it when they can.
+	 * ready_cost(): what ready() costs, in units of the overdraw budget
+	 * (one blended pixel), charged with the view's pixels. */
+	bool (*ready)(struct wlseal_scene_view *view,
+		      const struct wlseal_scene_box *part);
+	uint64_t (*ready_cost)(struct wlseal_scene_view *view,
+			       const struct wlseal_scene_box *part);
 };
 
 /*

@@ -25,6 +25,7 @@
 #include "copy.h"
 #include "log.h"
 #include "pool.h"
+#include "populate.h"
 #include "seal-list.h"
 #include "seal.h"
 #include "shm.h"
@@ -78,16 +79,6 @@ static void reap_later(struct wlseal_pool *pool);
  */
 #define REAP_SLICE (4u << 20)
 
-static void pool_unref(struct wlseal_pool *pool)
-{
-	if (--pool->refcount > 0)
-		return;
-	if (client_gone(pool) || pool->map_len > REAP_SLICE)
-		reap_later(pool);
-	else
-		pool_release(pool);
-}
-
 void wlseal_pool_ref(struct wlseal_pool *pool)
 {
 	pool->refcount++;
@@ -95,7 +86,12 @@ void wlseal_pool_ref(struct wlseal_pool *pool)
 
 void wlseal_pool_unref(struct wlseal_pool *pool)
 {
-	pool_unref(pool);
+	if (--pool->refcount > 0)
+		return;
+	if (client_gone(pool) || pool->map_len > REAP_SLICE)
+		reap_later(pool);
+	else
+		pool_release(pool);
 }
 
 /*
@@ -219,11 +215,14 @@ bool wlseal_pool_reaper_init(struct wlseal_shm *shm)
 
 bool wlseal_shm_releasing(const struct wlseal_shm *shm)
 {
-	return shm->reap_len > 0 || wlseal_closer_pending() > 0;
+	return shm->reap_len > 0 || wlseal_closer_pending() > 0 ||
+	       wlseal_populate_pending() > 0;
 }
 
 void wlseal_shm_finish(struct wlseal_shm *shm)
 {
+	/* Populations hold their pools: they let go first (resident.c). */
+	wlseal_populate_stop();
 	if (shm->reap_efd < 0)
 		return;
 	reap(shm, -1);
@@ -251,7 +250,7 @@ static void buffer_resource_destroy(struct wl_resource *resource)
 	struct wlseal_shm_buffer *buffer = wl_resource_get_user_data(resource);
 
 	wlseal_copy_free(buffer->copy);
-	pool_unref(buffer->pool);
+	wlseal_pool_unref(buffer->pool);
 	free(buffer);
 }
 
@@ -379,6 +378,7 @@ static void pool_resize(struct wl_client *client, struct wl_resource *resource,
 	char why[160];
 	size_t new_len;
 	void *data;
+	int err;
 
 	/* Pools only grow: existing buffers must stay inside. */
 	if (size < pool->size) {
@@ -416,18 +416,24 @@ static void pool_resize(struct wl_client *client, struct wl_resource *resource,
 					  "wl_shm_pool.resize", why);
 			return;
 		}
+		/* The mapping may move: not while the populate thread
+		 * reads its address (populate.c). */
+		wlseal_populate_lock();
 		data = mremap(pool->data, pool->map_len, new_len, MREMAP_MAYMOVE);
+		err = errno;
+		if (data != MAP_FAILED)
+			pool->data = data;
+		wlseal_populate_unlock();
 		if (data == MAP_FAILED) {
 			/* The pool keeps its old size: give the bytes back. */
 			wlseal_pool_recharge(pool->account, new_len,
 					     pool->map_len, why, sizeof(why));
 			snprintf(why, sizeof(why), "mremap failed: %s",
-				 strerror(errno));
+				 strerror(err));
 			wlseal_shm_refuse(resource, WL_SHM_ERROR_INVALID_FD,
 					  "wl_shm_pool.resize", why);
 			return;
 		}
-		pool->data = data;
 		pool->map_len = new_len;
 	}
 	pool->size = size;
@@ -477,7 +483,7 @@ static void pool_resource_destroy(struct wl_resource *resource)
 		if (pool->account)
 			wlseal_pool_fd_closed(pool->account);
 	}
-	pool_unref(pool);
+	wlseal_pool_unref(pool);
 }
 
 /* Map @fd (owned from here on) read-only, whole pages of v->page. */
@@ -664,7 +670,7 @@ struct wlseal_pool *wlseal_pool_new(struct wlseal_shm *shm,
 		v->seals = again.seals;
 		snprintf(v->message, sizeof(v->message),
 			 "seals changed while mapping: %.120s", again.message);
-		pool_unref(pool);
+		wlseal_pool_unref(pool);
 		return NULL;
 	}
 	pool->account = account;
@@ -681,7 +687,7 @@ bool wlseal_pool_bind(struct wlseal_pool *pool, struct wl_client *client,
 {
 	pool->resource = wl_resource_create(client, &wl_shm_pool_interface, 1, id);
 	if (!pool->resource) {
-		pool_unref(pool);
+		wlseal_pool_unref(pool);
 		return false;
 	}
 	wl_resource_set_implementation(pool->resource, &pool_impl, pool,

@@ -75,9 +75,13 @@ struct wlseal_shm {
 	 * (wlseal_buffer_pin); 0: no pool does (pool.c says why that is
 	 * bounded). The top level sets it to one output frame's bytes. */
 	uint64_t scanout_min_bytes;
+	/* resident.c: false (--residency-check=off) draws a pool's pages
+	 * wherever they are, faults and all: for measuring the difference. */
+	bool residency_check;
 };
 
-/* wl-shm.c: the wl_shm global (or libwayland's, --shm=libwayland) */
+/* wl-shm.c: the wl_shm global (or libwayland's, --shm=libwayland); set
+ * @residency_check first. */
 bool wlseal_shm_init(struct wlseal_shm *shm);
 /* pool.c: after the last client is gone, release everything still
  * held; and whether pools of departed clients are still being released. */
@@ -155,5 +159,54 @@ struct wlseal_pool *wlseal_buffer_pin(struct wl_resource *buffer,
 				      struct wlseal_buffer_file *file,
 				      char *why, size_t why_len);
 void wlseal_buffer_unpin(struct wlseal_pool *pin);
+
+/*
+ * resident.c: is what a draw of a buffer samples in memory? A page of a
+ * sealed pool that is not (a hole of a sparse file) would be allocated
+ * by the repaint's own page fault; such pages are brought in by the
+ * populate thread instead (populate.c), and the view waits.
+ *
+ * What a draw samples: the part of the view drawn, [x1, x2) x [y1, y2)
+ * in view coordinates, through the view's map to buffer pixels (16.16
+ * fixed, the scene's pixman transform: a point of the view to the
+ * buffer point sampled; scales, flips and quarter turns), with a
+ * bilinear filter or not; untransformed: 1:1.
+ */
+struct wlseal_sampling {
+	int32_t x1, y1, x2, y2;
+	bool transformed;
+	int32_t m[2][3];
+	bool bilinear;
+};
+/*
+ * The view a buffer is drawn for, waiting for its pages (embedded in
+ * the surface): @populated runs on the loop when a population it asked
+ * for has finished, or when a populate slot of its client came free
+ * after it found none (then it is asked again at the next repaint).
+ * Everything else in it is resident.c's.
+ */
+struct wlseal_resident_waiter {
+	void (*populated)(struct wlseal_resident_waiter *waiter);
+	void *job;			/* the population in flight, or NULL */
+	struct wl_list starved_link;	/* waiting for a slot of its client */
+};
+void wlseal_resident_waiter_init(struct wlseal_resident_waiter *waiter,
+				 void (*populated)(struct wlseal_resident_waiter *));
+/* The view goes: a population in flight finishes unobserved. */
+void wlseal_resident_waiter_finish(struct wlseal_resident_waiter *waiter);
+/*
+ * true: every page @s samples of @buffer is in memory (or the buffer is
+ * not a mapped pool's: copied, libwayland's), draw it. false: do not
+ * draw it this repaint; the pages not in memory are being brought in
+ * and @waiter->populated runs when they are (or, for a view whose
+ * sampling is past what one repaint may check, never: resident.c).
+ */
+bool wlseal_buffer_resident(struct wl_resource *buffer,
+			    const struct wlseal_sampling *s,
+			    struct wlseal_resident_waiter *waiter);
+/* What that lookup costs, in the overdraw budget's units (one blended
+ * pixel): the scene charges it with the view's pixels. */
+uint64_t wlseal_buffer_sample_cost(struct wl_resource *buffer,
+				   const struct wlseal_sampling *s);
 
 #endif

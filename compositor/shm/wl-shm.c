@@ -11,6 +11,7 @@
 
 #include "check.h"
 #include "pool.h"
+#include "resident.h"
 #include "shm.h"
 
 static void shm_create_pool(struct wl_client *client,
@@ -67,7 +68,7 @@ static void shm_bind(struct wl_client *client, void *data, uint32_t version,
 bool wlseal_shm_init(struct wlseal_shm *shm)
 {
 	shm->reap_efd = -1;
-	if (!wlseal_pool_reaper_init(shm))
+	if (!wlseal_pool_reaper_init(shm) || !wlseal_resident_init(shm))
 		return false;
 	if (shm->mode == WLSEAL_SHM_LIBWAYLAND) {
 		/* The contrast mode: libwayland's wl_shm, which installs a

@@ -724,6 +724,7 @@ static void surface_resource_destroy(struct wl_resource *r)
 	pixman_region32_fini(&s->opaque);
 	pixman_region32_fini(&s->input);
 	wl_list_remove(&s->link);
+	wlseal_resident_waiter_finish(&s->resident);
 	wlseal_budget_put(s->account, WLSEAL_BUDGET_SURFACES);
 	free(s);
 }
@@ -770,10 +771,64 @@ static bool surface_source_scanout(struct wlseal_scene_view *view,
 	return wlseal_scanout_describe(s->buffer, out, why, why_len);
 }
 
+/* What the scene's @part of the view samples of the buffer. */
+static void surface_sampling(const struct wlseal_surface *s,
+			     const struct wlseal_scene_box *part,
+			     struct wlseal_sampling *out)
+{
+	/* The part lies within the view, whose size is an int32_t. */
+	*out = (struct wlseal_sampling){
+		.x1 = (int32_t)part->x1, .y1 = (int32_t)part->y1,
+		.x2 = (int32_t)part->x2, .y2 = (int32_t)part->y2,
+		.transformed = s->view.transform != NULL,
+		.bilinear = s->view.filter != PIXMAN_FILTER_NEAREST &&
+			    s->view.filter != PIXMAN_FILTER_FAST,
+	};
+	if (s->view.transform)
+		for (int r = 0; r < 2; r++)
+			for (int c = 0; c < 3; c++)
+				out->m[r][c] = s->view.transform->matrix[r][c];
+}
+
+/* A pool's pages the view samples are in memory (shm/resident.c). */
+static bool surface_source_ready(struct wlseal_scene_view *view,
+				 const struct wlseal_scene_box *part)
+{
+	struct wlseal_surface *s = wl_container_of(view, s, view);
+	struct wlseal_sampling sampling;
+
+	surface_sampling(s, part, &sampling);
+	return wlseal_buffer_resident(s->buffer, &sampling, &s->resident);
+}
+
+static uint64_t surface_source_ready_cost(struct wlseal_scene_view *view,
+					  const struct wlseal_scene_box *part)
+{
+	struct wlseal_surface *s = wl_container_of(view, s, view);
+	struct wlseal_sampling sampling;
+
+	surface_sampling(s, part, &sampling);
+	return wlseal_buffer_sample_cost(s->buffer, &sampling);
+}
+
+/* The pages it waited for are in (or a populate slot of its client came
+ * free): drawn again, all of it, with the next frame. */
+static void surface_populated(struct wlseal_resident_waiter *w)
+{
+	struct wlseal_surface *s = wl_container_of(w, s, resident);
+
+	if (!wlseal_scene_view_visible(&s->view))
+		return;
+	wlseal_scene_damage_view(&s->server->scene, &s->view, NULL);
+	wlseal_scene_request_frame(&s->server->scene);
+}
+
 static const struct wlseal_scene_source surface_source = {
 	.begin = surface_source_begin,
 	.end = surface_source_end,
 	.scanout = surface_source_scanout,
+	.ready = surface_source_ready,
+	.ready_cost = surface_source_ready_cost,
 };
 
 static void compositor_create_surface(struct wl_client *client,
@@ -811,6 +866,7 @@ static void compositor_create_surface(struct wl_client *client,
 	wl_list_init(&s->frame_callbacks);
 	wl_list_init(&s->feedbacks);
 	wlseal_scene_view_init(&s->view, &surface_source);
+	wlseal_resident_waiter_init(&s->resident, surface_populated);
 	s->view.opaque = &s->opaque;
 	/* The client's account is its key in the overdraw budget: one per
 	 * client, alive as long as this surface. */

@@ -145,6 +145,8 @@ struct wlseal_surface {
 	/* Scene placement, valid while view.mapped. */
 	struct wlseal_scene_view view;
 	struct wlseal_pixels reading;		/* during a draw of the view */
+	/* Waiting for the pool pages the view samples (shm/resident.c). */
+	struct wlseal_resident_waiter resident;
 
 	/* Role (xdg_surface, wl_subsurface): called after the state was
 	 * applied. */

@@ -20,6 +20,7 @@ struct wlseal_pool_budget {
 	int pools;		/* pool objects: resource or buffers alive */
 	int fds;		/* pools still holding their fd */
 	uint64_t bytes;		/* mapped bytes of those pools */
+	int populating;		/* populations in flight (shm/resident.c) */
 };
 
 /* What one client holds of each kind of object (objects.c). */

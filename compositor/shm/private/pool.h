@@ -37,6 +37,8 @@ struct wlseal_pool {
 	bool fd_open;	/* had its fd when handed to the closer thread */
 	bool copied;	/* --unsealed=copy: never mapped (data NULL), the
 			   fd kept for life, buffers read by copy.c */
+	bool unpopulated; /* the kernel refused to populate a range of it
+			     (resident.c): its buffers are not drawn */
 	struct wl_list reap_link;	/* shm->reap, once released later */
 };
 
@@ -65,8 +67,9 @@ struct wlseal_pool *wlseal_pool_new(struct wlseal_shm *shm,
 bool wlseal_pool_bind(struct wlseal_pool *pool, struct wl_client *client,
 		      uint32_t id);
 struct wlseal_shm_buffer *wlseal_shm_buffer_from_resource(struct wl_resource *r);
-/* A reference on @pool beyond its buffers' (buffer.c's scanout pin),
- * and its end, which may release the pool as a buffer's end does. */
+/* One reference more on @pool (a buffer, a population in flight, a
+ * scanout pin: buffer.c), one less: the last releases it (or hands it
+ * to the reaper). */
 void wlseal_pool_ref(struct wlseal_pool *pool);
 void wlseal_pool_unref(struct wlseal_pool *pool);
 /* The reaper of departed clients' pools (pool.c explains it). */
