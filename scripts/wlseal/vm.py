@@ -90,7 +90,7 @@ def qemu_command(args, accel, kernel, width, height, qmp_path, append):
     screendumps and input, isa-debug-exit for the verdict. The mouse comes
     before the tablet: the guest readies them in that order and QEMU
     prefers the device readied last for its own window's pointer, which
-    thus stays absolute (no grab)."""
+    thus stays absolute, no grab (QMP query-mice: the tablet is current)."""
     return ["qemu-system-x86_64", "-accel", accel, "-nodefaults", "-no-reboot",
             "-m", args.memory, "-smp", args.smp] + cpu_args(accel) + [
             "-device", f"virtio-gpu-pci,id=gpu0,xres={width},yres={height}",
