@@ -31,6 +31,23 @@ screenshot() {
 	return 1
 }
 
+# pointer TAG abs X Y | rel DX DY | button left|middle|right down|up: ask
+# the host to move the VM's pointer (abs: the virtio tablet, to output
+# pixel X,Y; rel: the virtio mouse) or press a button, and wait until QEMU
+# has the events ("WLSEAL-ACK TAG"; "WLSEAL-ACK TAG failed WHY": 1). The
+# guest may not have read them yet: wait for what they cause.
+pointer() {
+	echo "WLSEAL-POINTER $*"
+	while read -r _ack _tag _rest; do
+		[ "$_ack" = WLSEAL-ACK ] && [ "$_tag" = "$1" ] || continue
+		[ -z "$_rest" ] && return 0
+		echo "# pointer $1: $_rest"
+		return 1
+	done
+	echo "# pointer $1: console closed before the host answered"
+	return 1
+}
+
 # TAP bookkeeping: tap_ok DESC / tap_fail DESC, then tap_done at the end.
 CLIENT_PIDS=
 COMP=

@@ -81,15 +81,21 @@ def cpu_args(accel):
 
 def qemu_command(args, accel, kernel, width, height, qmp_path, append):
     """The QEMU command line every boot uses: virtio-gpu (gpu0) at WxH, a
-    virtio keyboard (kbd0) and tablet (tablet0) read by the compositor
-    through evdev, both bound to gpu0's console (display=gpu0) so that
-    keys and clicks on that display (the GTK window, QMP input-send-event
-    with device=gpu0) reach them rather than the PC's PS/2 devices, the console on the first serial port (stdio), QMP for
-    screendumps and input, isa-debug-exit for the verdict."""
+    virtio keyboard (kbd0), tablet (tablet0) and mouse (mouse0) read by
+    the compositor through evdev, all bound to gpu0's console
+    (display=gpu0) so that keys, clicks and motion on that display (the
+    GTK window, QMP input-send-event with device=gpu0: abs events go to
+    the tablet, rel events to the mouse) reach them rather than the PC's
+    PS/2 devices, the console on the first serial port (stdio), QMP for
+    screendumps and input, isa-debug-exit for the verdict. The mouse comes
+    before the tablet: the guest readies them in that order and QEMU
+    prefers the device readied last for its own window's pointer, which
+    thus stays absolute, no grab (QMP query-mice: the tablet is current)."""
     return ["qemu-system-x86_64", "-accel", accel, "-nodefaults", "-no-reboot",
             "-m", args.memory, "-smp", args.smp] + cpu_args(accel) + [
             "-device", f"virtio-gpu-pci,id=gpu0,xres={width},yres={height}",
             "-device", "virtio-keyboard-pci,id=kbd0,display=gpu0",
+            "-device", "virtio-mouse-pci,id=mouse0,display=gpu0",
             "-device", "virtio-tablet-pci,id=tablet0,display=gpu0",
             "-chardev", "stdio,id=ser0,signal=off", "-serial", "chardev:ser0",
             "-qmp", f"unix:{qmp_path},server=on,wait=off",
