@@ -183,6 +183,16 @@ copied_frames() {
 		if (z) { n++; if (c + 0 > 0) k++ } z = 0 } END { print n + 0, k + 0 }' "$1"
 }
 
+# frame_cost COMP_ERR SKIP: from a --verbose compositor's frame lines
+# after the first SKIP, "CPU_MS_PER_FRAME COPIED_BYTES_PER_FRAME FRAMES".
+frame_cost() {
+	awk -v f0="$2" '/ frame seq=/ { n++; if (n <= f0) next
+		for (i = 1; i <= NF; i++) { split($i, a, "=")
+			if (a[1] == "cpu_us") c += a[2]; if (a[1] == "copied") b += a[2] }
+		f++ }
+		END { if (f) printf "%.3f %.0f %d\n", c / 1000 / f, b / f, f; else print "0 0 0" }' "$1"
+}
+
 # stop_clients: end every client started with still_client.
 stop_clients() {
 	for _p in $CLIENT_PIDS; do kill "$_p" 2>/dev/null; done
