@@ -122,6 +122,9 @@ static enum start start(struct wlseal_shm_buffer *b,
 		goto fail;
 	}
 	wlseal_pool_ref(b->pool);
+	wlseal_debug("copy pid=%d: rows of %d spans read off the loop",
+		     (int)wlseal_client_pid(wl_resource_get_client(b->resource)),
+		     n);
 	return STARTED;
 fail:
 	if (account)
