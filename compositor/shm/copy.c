@@ -12,7 +12,7 @@
  * truncated under it returns a short count (or 0), never a signal. A
  * file shorter than the rows a commit needs is the client's broken
  * pool: the rows it could not read are zeroed (transparent in ARGB8888,
- * black in XRGB8888) and buffer.c ends the client with
+ * black in XRGB8888) and copy-read.c ends the client with
  * wl_shm.error.invalid_fd on the wl_buffer, as libwayland's wl_shm does
  * when its SIGBUS handler catches the same truncation. A read that
  * fails otherwise (an I/O error) leaves zeros, logged, rate-limited.
@@ -22,7 +22,9 @@
  * (the whole buffer on its first commit, or when the surface changes
  * buffers: wl/surface.c decides which rows), spans are merged so no row
  * is read twice, and each merged span is one contiguous pread() of its
- * rows at the client's stride. At most stride * height bytes a commit.
+ * rows at the client's stride. At most stride * height bytes a commit,
+ * and at most 1 MiB of them on the loop: copy-read.c hands larger reads
+ * to the populate thread (wlseal_copy_fill is safe there).
  * Memory: each buffer's image is stride * height bytes of compositor
  * memory, charged to the client's pool bytes (account/pools.c: the same
  * per-client and total budget as mapped pools) from create_buffer until
