@@ -6,9 +6,10 @@
  *
  * copy.c reads a commit's damaged rows with pread() into the buffer's
  * image; the whole buffer at its first commit. On the loop that costs
- * the commit's dispatch about 0.7 ms of CPU a MiB on the host (a 64 MiB
- * first commit of copy-hole-charge: 46-49 ms, three frames in which no
- * other client was served). So a commit whose rows are more than
+ * the commit's dispatch about 0.5 ms of CPU a MiB on the host, most of
+ * it the faults of the image's fresh pages (64 MiB of a file's holes:
+ * 30 ms; copy-hole-charge's dispatch took 46-49 ms, three frames in
+ * which no other client was served). So a commit whose rows are more than
  * INLINE_BYTES is read on the populate thread (populate.c), whose CPU is
  * not the loop's; fewer rows are read at once, as before, and a small
  * client's new content shows with the next frame.
@@ -57,7 +58,7 @@
 #include "shm.h"
 
 /* A commit's rows up to this many bytes are read on the loop: about
- * 0.7 ms of CPU on the host, a twentieth of a frame. */
+ * 0.5 ms of CPU on the host, a thirtieth of a frame. */
 #define INLINE_BYTES (1u << 20)
 
 struct read {
