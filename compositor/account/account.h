@@ -174,6 +174,16 @@ bool wlseal_pool_recharge(struct wlseal_account *account, size_t from,
 #define WLSEAL_POPULATE_PER_CLIENT 4
 bool wlseal_pool_populate_take(struct wlseal_account *account);
 void wlseal_pool_populate_put(struct wlseal_account *account);
+/*
+ * pools.c: a copied buffer's read in flight on the populate thread
+ * (shm/copy-read.c), at most WLSEAL_COPY_READS_PER_CLIENT a client, the
+ * same bound as populations but counted apart: a read's slot is given
+ * back only by a read, so copy-read.c alone wakes what waits for one.
+ * The image it fills was charged when the buffer was made.
+ */
+#define WLSEAL_COPY_READS_PER_CLIENT 4
+bool wlseal_pool_copy_take(struct wlseal_account *account);
+void wlseal_pool_copy_put(struct wlseal_account *account);
 
 /* memory.c: the pool bytes the compositor can afford, logged. */
 void wlseal_pool_memory_budget(struct wlseal_pool_ledger *pools);

@@ -161,3 +161,16 @@ void wlseal_pool_populate_put(struct wlseal_account *a)
 {
 	a->pools.populating--;
 }
+
+bool wlseal_pool_copy_take(struct wlseal_account *a)
+{
+	if (a->pools.copying >= WLSEAL_COPY_READS_PER_CLIENT)
+		return false;
+	a->pools.copying++;
+	return true;
+}
+
+void wlseal_pool_copy_put(struct wlseal_account *a)
+{
+	a->pools.copying--;
+}

@@ -14,6 +14,7 @@
 #include <wayland-server-core.h>
 #include <wayland-server-protocol.h>
 
+#include "copy-read.h"
 #include "copy.h"
 #include "pool.h"
 #include "shm.h"
@@ -50,17 +51,12 @@ void wlseal_buffer_commit(struct wl_resource *resource,
 {
 	struct wlseal_shm_buffer *ours = wlseal_shm_buffer_from_resource(resource);
 
-	if (!ours || !ours->copy)
-		return;
-	/* The file shrank below the pool the client declared: its pool
-	 * is broken, as libwayland's wl_shm tells a client whose file
-	 * was truncated under a mapping. */
-	if (!wlseal_copy_read(ours->copy, wl_resource_get_client(resource),
-			      ours->pool->fd, ours->offset, ours->stride,
-			      ours->height, spans, n))
-		wl_resource_post_error(resource, WL_SHM_ERROR_INVALID_FD,
-				       "the pool's file is shorter than the "
-				       "buffer (truncated)");
+	/* The rows are read now or on the populate thread (copy-read.c);
+	 * a file shrunk below the pool the client declared ends it, as
+	 * libwayland's wl_shm tells a client whose file was truncated
+	 * under a mapping. */
+	if (ours && ours->copy)
+		wlseal_copy_commit(ours, spans, n);
 }
 
 bool wlseal_buffer_begin(struct wl_resource *resource, struct wlseal_pixels *px)
@@ -73,7 +69,9 @@ bool wlseal_buffer_begin(struct wl_resource *resource, struct wlseal_pixels *px)
 		/* pool.c checked offset + stride * height <= pool size, and
 		 * the pool only grows, so this stays inside the mapping. */
 		/* A copied buffer's pixels are the compositor's own copy
-		 * (copy.c), never the client's file. */
+		 * (copy.c), never the client's file; the scene reads them
+		 * only when its residency check says so (copy-read.c: no
+		 * read of them in flight). */
 		px->data = ours->copy ? (void *)ours->copy->image :
 			   (char *)ours->pool->data + ours->offset;
 		px->width = ours->width;

@@ -12,7 +12,7 @@
  * truncated under it returns a short count (or 0), never a signal. A
  * file shorter than the rows a commit needs is the client's broken
  * pool: the rows it could not read are zeroed (transparent in ARGB8888,
- * black in XRGB8888) and buffer.c ends the client with
+ * black in XRGB8888) and copy-read.c ends the client with
  * wl_shm.error.invalid_fd on the wl_buffer, as libwayland's wl_shm does
  * when its SIGBUS handler catches the same truncation. A read that
  * fails otherwise (an I/O error) leaves zeros, logged, rate-limited.
@@ -22,7 +22,9 @@
  * (the whole buffer on its first commit, or when the surface changes
  * buffers: wl/surface.c decides which rows), spans are merged so no row
  * is read twice, and each merged span is one contiguous pread() of its
- * rows at the client's stride. At most stride * height bytes a commit.
+ * rows at the client's stride. At most stride * height bytes a commit,
+ * and at most 1 MiB of them on the loop: copy-read.c hands larger reads
+ * to the populate thread (wlseal_copy_fill is safe there).
  * Memory: each buffer's image is stride * height bytes of compositor
  * memory, charged to the client's pool bytes (account/pools.c: the same
  * per-client and total budget as mapped pools) from create_buffer until
@@ -34,6 +36,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -107,10 +110,17 @@ struct wlseal_copy *wlseal_copy_new(struct wlseal_account *account,
 	if (!wlseal_pool_recharge(account, 0, bytes, why, why_len))
 		return NULL;
 	c = calloc(1, sizeof(*c));
-	/* calloc: a large image comes from fresh anonymous pages, which
-	 * cost nothing until the first read writes them. */
-	if (c)
-		c->image = calloc(1, bytes);
+	/* Fresh anonymous pages, which cost nothing until the first read
+	 * writes them (on the populate thread for a large one: copy-
+	 * read.c). mmap(), not calloc(): malloc may be told to fill what it
+	 * hands out (MALLOC_PERTURB_, as meson test sets it), which would
+	 * write the whole image in create_buffer's dispatch, on the loop. */
+	if (c) {
+		c->image = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (c->image == MAP_FAILED)
+			c->image = NULL;
+	}
 	if (!c || !c->image) {
 		free(c);
 		wlseal_pool_recharge(account, bytes, 0, why, why_len);
@@ -119,6 +129,8 @@ struct wlseal_copy *wlseal_copy_new(struct wlseal_account *account,
 	}
 	c->account = account;
 	c->bytes = bytes;
+	wl_list_init(&c->starved_link);
+	wl_list_init(&c->waiters);
 	return c;
 }
 
@@ -128,8 +140,22 @@ void wlseal_copy_free(struct wlseal_copy *c)
 
 	if (!c)
 		return;
+	c->buffer = NULL;
+	c->dirty = false;
+	wl_list_remove(&c->starved_link);
+	wl_list_init(&c->starved_link);
+	while (!wl_list_empty(&c->waiters)) {
+		struct wl_list *link = c->waiters.next;
+
+		wl_list_remove(link);
+		wl_list_init(link);
+	}
+	/* The populate thread writes the image until its read is back:
+	 * copy-read.c frees it then. It stays charged meanwhile. */
+	if (c->reading)
+		return;
 	wlseal_pool_recharge(c->account, c->bytes, 0, why, sizeof(why));
-	free(c->image);
+	munmap(c->image, c->bytes);
 	free(c);
 }
 
@@ -188,15 +214,10 @@ static int merge_spans(struct wlseal_row_span *s, int n, int32_t height)
 	return out;
 }
 
-bool wlseal_copy_read(struct wlseal_copy *c, struct wl_client *client, int fd,
-		      int64_t offset, int32_t stride, int32_t height,
-		      const struct wlseal_row_span *spans, int n)
+int wlseal_copy_rows(struct wlseal_copy *c, int32_t height, int32_t stride,
+		     const struct wlseal_row_span *spans, int n,
+		     struct wlseal_row_span *rows, size_t *bytes)
 {
-	struct wlseal_row_span rows[WLSEAL_ROW_SPANS_MAX];
-	size_t missing = 0, wanted = 0;
-	int i, err = 0, first_err = 0;
-	bool ended = false;
-
 	if (n < 0 || n > WLSEAL_ROW_SPANS_MAX || !c->filled) {
 		rows[0] = (struct wlseal_row_span){ 0, height };
 		n = 1;
@@ -204,7 +225,21 @@ bool wlseal_copy_read(struct wlseal_copy *c, struct wl_client *client, int fd,
 		memcpy(rows, spans, (size_t)n * sizeof(*rows));
 	}
 	n = merge_spans(rows, n, height);
-	for (i = 0; i < n; i++) {
+	*bytes = 0;
+	for (int i = 0; i < n; i++)
+		*bytes += (size_t)(rows[i].y2 - rows[i].y1) * (size_t)stride;
+	c->filled = true;
+	return n;
+}
+
+void wlseal_copy_fill(struct wlseal_copy *c, int fd, int64_t offset,
+		      int32_t stride, const struct wlseal_row_span *rows,
+		      int n, struct wlseal_copy_result *r)
+{
+	int err = 0;
+
+	*r = (struct wlseal_copy_result){ .spans = n };
+	for (int i = 0; i < n; i++) {
 		/* buffer.c's parameters keep offset + stride * height
 		 * inside the pool, and the image is stride * height. */
 		size_t at = (size_t)rows[i].y1 * (size_t)stride;
@@ -212,27 +247,33 @@ bool wlseal_copy_read(struct wlseal_copy *c, struct wl_client *client, int fd,
 		size_t got = read_span(fd, c->image + at, len,
 				       offset + (int64_t)at, &err);
 
-		wanted += len;
+		r->wanted += len;
 		if (got < len) {
 			/* The file ended (or failed) under these rows:
 			 * show nothing there rather than old pixels. */
 			memset(c->image + at + got, 0, len - got);
-			missing += len - got;
-			if (!first_err)
-				first_err = err;
+			r->missing += len - got;
+			if (!r->first_err)
+				r->first_err = err;
 			if (!err)
-				ended = true;
+				r->ended = true;
 		}
 	}
-	c->filled = true;
+}
+
+bool wlseal_copy_report(struct wl_client *client,
+			const struct wlseal_copy_result *r)
+{
 	wlseal_debug("copy pid=%d: read %zu bytes in %d spans",
-		     (int)wlseal_client_pid(client), wanted - missing, n);
-	if (missing)
+		     (int)wlseal_client_pid(client), r->wanted - r->missing,
+		     r->spans);
+	if (r->missing)
 		wlseal_account_log(client,
 				   "client pid=%d: copied buffer short by %zu of %zu bytes (%s)%s",
-				   (int)wlseal_client_pid(client), missing, wanted,
-				   first_err ? strerror(first_err) :
-					       "the file is shorter than the pool",
-				   ended ? "" : ": shown as zero");
-	return !ended;
+				   (int)wlseal_client_pid(client), r->missing,
+				   r->wanted,
+				   r->first_err ? strerror(r->first_err) :
+						  "the file is shorter than the pool",
+				   r->ended ? "" : ": shown as zero");
+	return !r->ended;
 }

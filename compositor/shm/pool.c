@@ -354,6 +354,8 @@ static void pool_create_buffer(struct wl_client *client,
 		return;
 	}
 	buffer->copy = copy;
+	if (copy)
+		copy->buffer = buffer;
 	buffer->pool = pool;
 	buffer->offset = offset;
 	buffer->width = width;

@@ -32,6 +32,13 @@
  *
  * Finished jobs go back to the loop through an eventfd, like closer.c's,
  * where @done runs: it lets go of the pool and tells the view.
+ *
+ * The same thread runs a second kind of job, a call (wlseal_populate_
+ * call): copy-read.c's pread() of a copied buffer's rows into the
+ * buffer's image, which the loop leaves alone until the call's own @done
+ * is back on the loop. The call, too, touches no pool, account or
+ * Wayland object: an fd its job's pool reference keeps open, and the
+ * image. Jobs of both kinds run one at a time, in the order they came.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -64,6 +71,9 @@ struct job {
 	void *item;
 	size_t pages;
 	int err;	/* 0, or madvise()'s errno, or ECANCELED */
+	/* A call: run(item) on the thread, done(item, err) on the loop. */
+	void (*run)(void *item);
+	void (*done)(void *item, int err);
 };
 
 static struct {
@@ -125,7 +135,10 @@ static void *populate_main(void *arg)
 		if (!pop.todo)
 			pop.todo_tail = &pop.todo;
 		pthread_mutex_unlock(&pop.lock);
-		populate(j);
+		if (j->run)
+			j->run(j->item);
+		else
+			populate(j);
 		pthread_mutex_lock(&pop.lock);
 		j->next = pop.done;
 		pop.done = j;
@@ -139,7 +152,10 @@ static void *populate_main(void *arg)
 static void finish(struct job *j)
 {
 	pop.pending--;
-	pop.done_fn(j->item, j->pages, j->err);
+	if (j->done)
+		j->done(j->item, j->err);
+	else
+		pop.done_fn(j->item, j->pages, j->err);
 	free(j->ranges);
 	free(j);
 }
@@ -228,6 +244,28 @@ bool wlseal_populate_put(void *const *base,
 	memcpy(j->ranges, ranges, sizeof(*ranges) * (size_t)n);
 	j->n = n;
 	j->base = base;
+	j->item = item;
+	pop.pending++;
+	pthread_mutex_lock(&pop.lock);
+	*pop.todo_tail = j;
+	pop.todo_tail = &j->next;
+	pthread_cond_signal(&pop.wake);
+	pthread_mutex_unlock(&pop.lock);
+	return true;
+}
+
+bool wlseal_populate_call(void (*run)(void *item),
+			  void (*done)(void *item, int err), void *item)
+{
+	struct job *j;
+
+	if (!pop.running)
+		return false;
+	j = calloc(1, sizeof(*j));
+	if (!j)
+		return false;
+	j->run = run;
+	j->done = done;
 	j->item = item;
 	pop.pending++;
 	pthread_mutex_lock(&pop.lock);

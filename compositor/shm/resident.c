@@ -87,6 +87,7 @@
 #include <wayland-server-core.h>
 
 #include "account.h"
+#include "copy-read.h"
 #include "log.h"
 #include "pool.h"
 #include "populate.h"
@@ -377,10 +378,12 @@ uint64_t wlseal_buffer_sample_cost(struct wl_resource *buffer,
 	return (uint64_t)pages * UNIT_PAGE + calls * UNIT_CALL;
 }
 
+/* Wherever it waited before (a copied buffer's read), it waits for a
+ * slot now. */
 static void starve(struct wlseal_resident_waiter *w)
 {
-	if (wl_list_empty(&w->starved_link))
-		wl_list_insert(res.starved.prev, &w->starved_link);
+	wl_list_remove(&w->starved_link);
+	wl_list_insert(res.starved.prev, &w->starved_link);
 }
 
 bool wlseal_buffer_resident(struct wl_resource *buffer,
@@ -393,7 +396,10 @@ bool wlseal_buffer_resident(struct wl_resource *buffer,
 	size_t pages, missing;
 	long n, nranges;
 
-	if (!res.on || !b || b->copy || !b->pool->data)
+	/* A copied buffer: is a read of its rows in flight (copy-read.c)? */
+	if (b && b->copy)
+		return wlseal_copy_ready(b, w);
+	if (!res.on || !b || !b->pool->data)
 		return true;
 	pool = b->pool;
 	if (pool->unpopulated)
@@ -494,11 +500,17 @@ bool wlseal_resident_init(struct wlseal_shm *shm)
 {
 	struct wl_event_loop *loop = wl_display_get_event_loop(shm->display);
 	long page = sysconf(_SC_PAGESIZE);
+	bool thread;
 	void *probe;
 
 	res.page = page > 0 ? (size_t)page : 4096;
 	wl_list_init(&res.starved);
 	res.on = false;
+	/* The thread also reads copied buffers (copy-read.c), residency
+	 * check or not; without it they are read on the loop. */
+	thread = wlseal_populate_start(loop, populated);
+	if (!thread)
+		wlseal_log("no populate thread: copied buffers are read on the loop");
 	if (!shm->residency_check) {
 		wlseal_log("residency check off (--residency-check=off): a repaint faults in the pool pages it samples");
 		return true;
@@ -515,7 +527,7 @@ bool wlseal_resident_init(struct wlseal_shm *shm)
 		return true;
 	}
 	munmap(probe, res.page);
-	if (!wlseal_populate_start(loop, populated)) {
+	if (!thread) {
 		wlseal_log("residency check off: no populate thread");
 		return true;
 	}

@@ -120,11 +120,14 @@ bool wlseal_buffer_get_size(struct wl_resource *buffer, int32_t *w, int32_t *h);
 /*
  * A commit of @buffer: rows [y1, y2) of its pixels may have changed since
  * it was last committed (@n < 0: any row may have). Buffers of a copied
- * pool (--unsealed=copy) read those rows from their file now, once per
- * commit; for every other buffer this costs nothing (they are read
- * where they lie, at repaint). Spans may overlap or reach outside. A
- * copied buffer whose file ends before those rows ends the client
- * (wl_shm.error.invalid_fd on the wl_buffer).
+ * pool (--unsealed=copy) read those rows from their file, once per
+ * commit: now when they are at most 1 MiB, otherwise on the populate
+ * thread, and the buffer is not ready to draw (wlseal_buffer_resident)
+ * until they are in; for every other buffer this costs nothing (they
+ * are read where they lie, at repaint). Spans may overlap or reach
+ * outside. A copied buffer whose file ends before those rows ends the
+ * client (wl_shm.error.invalid_fd on the wl_buffer, when the read is
+ * done).
  */
 struct wlseal_row_span {
 	int32_t y1, y2;
@@ -181,7 +184,7 @@ struct wlseal_sampling {
 /*
  * The view a buffer is drawn for, waiting for its pages (embedded in
  * the surface): @populated runs on the loop when a population it asked
- * for has finished, or when a populate slot of its client came free
+ * for has finished (or the read of a copied buffer it waited for), or when a populate slot of its client came free
  * after it found none (then it is asked again at the next repaint).
  * Everything else in it is resident.c's.
  */
@@ -196,7 +199,8 @@ void wlseal_resident_waiter_init(struct wlseal_resident_waiter *waiter,
 void wlseal_resident_waiter_finish(struct wlseal_resident_waiter *waiter);
 /*
  * true: every page @s samples of @buffer is in memory (or the buffer is
- * not a mapped pool's: copied, libwayland's), draw it. false: do not
+ * not a mapped pool's: libwayland's; or copied, with no read of its rows
+ * in flight), draw it. false: do not
  * draw it this repaint; the pages not in memory are being brought in
  * and @waiter->populated runs when they are (or, for a view whose
  * sampling is past what one repaint may check, never: resident.c).

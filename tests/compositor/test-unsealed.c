@@ -284,10 +284,109 @@ static void test_copy(void)
 	comp_stop(&t.c);
 }
 
+/*
+ * A large copied commit is read off the loop: a 64 MiB buffer's first
+ * commit (all of it) is read on the populate thread, so no dispatch of
+ * the client takes a frame of the compositor thread's CPU (the exit
+ * report's worst dispatch, thread CPU); its content shows once the read
+ * is back, and a truncated file found by such a read still ends the
+ * client with invalid_fd on the buffer.
+ */
+#define BIG_W 1024
+#define BIG_H 16384
+#define BIG_STRIDE (BIG_W * 4)
+
+static void test_copy_large(void)
+{
+	static const char *const args[] = { "--unsealed=copy",
+					    "--max-pool-memory=268435456", NULL };
+	static struct t t;
+	static struct win w;
+	size_t size = (size_t)BIG_STRIDE * BIG_H;
+	uint32_t *row = malloc(BIG_STRIDE);
+	struct wl_shm_pool *pool;
+	struct wl_buffer *b;
+	char line[256];
+	const char *worst;
+	int fd = memfd(size, false), x, y;
+	size_t from;
+	long us = -1;
+
+	if (!row)
+		fail("malloc");
+	t_start_args(&t, args);
+	/* The rows the output can show in red; the rest a sparse hole. */
+	for (int i = 0; i < BIG_W; i++)
+		row[i] = RED;
+	for (int r = 0; r < 256; r++)
+		if (pwrite(fd, row, BIG_STRIDE, (off_t)r * BIG_STRIDE) != BIG_STRIDE)
+			fail("pwrite: %s", strerror(errno));
+	free(row);
+	pool = wl_shm_create_pool(t.shm, fd, (int32_t)size);
+	b = wl_shm_pool_create_buffer(pool, 0, BIG_W, BIG_H, BIG_STRIDE,
+				      WL_SHM_FORMAT_XRGB8888);
+	wl_shm_pool_destroy(pool);
+	win_create(&t, &w);
+	win_initial_commit(&w);
+	xdg_surface_ack_configure(w.xs, w.serial);
+	wl_surface_attach(w.s, b, 0, 0);
+	wl_surface_damage_buffer(w.s, 0, 0, BIG_W, BIG_H);
+	from = t.log_from;
+	wl_surface_commit(w.s);
+	if (wl_display_roundtrip(t.display) < 0)
+		fail("connection lost after the commit");
+	wait_mapped(&t, &x, &y, "the window");
+	t.ox = x;
+	t.oy = y;
+	check(proc_wait(&t.c.p, &from, "rows of 1 spans read off the loop",
+			TIMEOUT_MS, NULL, 0),
+	      "the 64 MiB first commit is handed to the populate thread");
+	check(proc_wait(&t.c.p, &from, "read 67108864 bytes in 1 spans",
+			TIMEOUT_MS, NULL, 0),
+	      "the read is back: all 64 MiB");
+	screenshot(&t);
+	expect_rect(&t, 0, 0, 64, 64, RED, "the copied content shows once read");
+	check(maps_of_memfd(t.c.p.pid) == 0,
+	      "the compositor maps no part of the unsealable file");
+
+	/* Truncated: the thread's read comes back short, and the report,
+	 * on the loop, ends the client on its live buffer. */
+	if (ftruncate(fd, BIG_STRIDE * 100) < 0)
+		fail("ftruncate: %s", strerror(errno));
+	wl_surface_damage_buffer(w.s, 0, 0, BIG_W, BIG_H);
+	if (from < t.log_from)
+		from = t.log_from;
+	wl_surface_commit(w.s);
+	wl_display_flush(t.display);
+	/* The error is posted when the read is back, after the log line:
+	 * then the roundtrip finds it. */
+	check(proc_wait(&t.c.p, &from, "rows of 1 spans read off the loop",
+			TIMEOUT_MS, NULL, 0),
+	      "the truncated commit's rows were read off the loop too");
+	check(proc_wait(&t.c.p, &from, "copied buffer short by",
+			TIMEOUT_MS, NULL, 0),
+	      "the short read is logged");
+	expect_error(&t, "a large commit of a buffer whose file was truncated",
+		     "wl_buffer", WL_SHM_ERROR_INVALID_FD);
+	close(fd);
+	wl_display_disconnect(t.display);
+	comp_stop(&t.c);
+
+	/* The exit report: the worst dispatch's thread CPU. */
+	worst = strstr(t.c.p.buf, "turn cpu: worst dispatch ");
+	if (worst && sscanf(worst, "turn cpu: worst dispatch %ld us", &us) != 1)
+		us = -1;
+	snprintf(line, sizeof(line), "%ld", us);
+	check(us >= 0 && us < 16000,
+	      "no dispatch took a frame (16 ms) of thread CPU: worst %s us",
+	      line);
+}
+
 static const struct harness_test tests[] = {
 	{ "unsealed-refuse", test_refuse },
 	{ "unsealed-seal", test_seal },
 	{ "unsealed-copy", test_copy },
+	{ "unsealed-copy-large", test_copy_large },
 };
 
 int main(int argc, char **argv)

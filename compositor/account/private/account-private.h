@@ -21,6 +21,7 @@ struct wlseal_pool_budget {
 	int fds;		/* pools still holding their fd */
 	uint64_t bytes;		/* mapped bytes of those pools */
 	int populating;		/* populations in flight (shm/resident.c) */
+	int copying;		/* copied reads in flight (shm/copy-read.c) */
 };
 
 /* What one client holds of each kind of object (objects.c). */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * populate.h - inside shm/: pages of a pool mapping brought into memory
- * off the event loop (populate.c), for resident.c; its lock for pool.c.
+ * off the event loop (populate.c), for resident.c; a call on the same
+ * thread, for copy-read.c; its lock for pool.c.
  */
 #ifndef WLSEAL_SHM_POPULATE_H
 #define WLSEAL_SHM_POPULATE_H
@@ -34,6 +35,14 @@ bool wlseal_populate_start(struct wl_event_loop *loop,
 bool wlseal_populate_put(void *const *base,
 			 const struct wlseal_populate_range *ranges, int n,
 			 void *item);
+/*
+ * Runs @run(@item) on the thread, after the jobs queued before it, then
+ * @done(@item, @err) on the loop: @err 0, or ECANCELED for a call
+ * dropped at stop (@run never ran). @run must touch nothing the loop
+ * touches meanwhile. false: no thread, or no memory; nothing queued.
+ */
+bool wlseal_populate_call(void (*run)(void *item),
+			  void (*done)(void *item, int err), void *item);
 /* Held by the loop around whatever moves a mapping a job may touch
  * (pool.c's mremap): the thread holds it for one chunk at a time. */
 void wlseal_populate_lock(void);

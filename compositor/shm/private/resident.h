@@ -10,9 +10,10 @@
 
 struct wlseal_shm;
 
-/* Starts the populate thread unless shm->residency_check is off or the
- * kernel cannot populate (then every view is drawn as before, and the
- * log says why). false: out of memory. */
+/* Starts the populate thread (which also reads copied buffers,
+ * copy-read.c) and the residency check, unless shm->residency_check is
+ * off or the kernel cannot populate (then every view of a mapped pool is
+ * drawn as before, and the log says why). false: out of memory. */
 bool wlseal_resident_init(struct wlseal_shm *shm);
 
 #endif
