@@ -194,4 +194,9 @@ void wlseal_pool_memory_budget(struct wlseal_pool_ledger *pools);
  * which part of it light clients may still use). */
 #define WLSEAL_FD_RESERVE 128
 
+/* cpu.c: which stretch of the loop thread this is, a number that changes
+ * whenever a turn of another kind or for another client begins: for
+ * budgets per turn of the loop (shm/copy-read.c). */
+unsigned long long wlseal_cpu_stretch(void);
+
 #endif

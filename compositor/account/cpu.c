@@ -87,6 +87,7 @@ static struct {
 	enum owner owner;
 	struct wlseal_account *account;	/* referenced while current */
 	uint64_t start;
+	unsigned long long stretch;	/* bumped by every switch_to() */
 	struct worst worst[KINDS];
 	struct wlseal_log_limit log;
 	/* Page faults: at the repaint's start, the last one's, the worst. */
@@ -149,6 +150,12 @@ static void switch_to(enum owner owner, struct wlseal_account *a)
 	cpu.account = a;
 	cpu.owner = owner;
 	cpu.start = now;
+	cpu.stretch++;
+}
+
+unsigned long long wlseal_cpu_stretch(void)
+{
+	return cpu.stretch;
 }
 
 void wlseal_cpu_start(void)

@@ -10,7 +10,7 @@
  * it the faults of the image's fresh pages (64 MiB of a file's holes:
  * 30 ms; copy-hole-charge's dispatch took 46-49 ms, three frames in
  * which no other client was served). So a commit whose rows are more than
- * INLINE_BYTES is read on the populate thread (populate.c), whose CPU is
+ * what a turn may read inline (INLINE_TURN_BYTES) is read on the populate thread (populate.c), whose CPU is
  * not the loop's; fewer rows are read at once, as before, and a small
  * client's new content shows with the next frame.
  *
@@ -33,7 +33,7 @@
  * reads a client, in the order they came. A copy that finds its
  * client's slots taken waits on the starved list, retried whenever a
  * read is back (one of its client's will be). What runs on the loop is
- * at most INLINE_BYTES of pread() a commit, and a few list operations.
+ * at most INLINE_TURN_BYTES of pread() a turn, and a few list operations.
  *
  * Lifetimes: a read holds a reference on the buffer's pool (its fd, its
  * account: the budget the image is charged to). The buffer, and its
@@ -57,9 +57,35 @@
 #include "populate.h"
 #include "shm.h"
 
-/* A commit's rows up to this many bytes are read on the loop: about
- * 0.5 ms of CPU on the host, a thirtieth of a frame. */
-#define INLINE_BYTES (1u << 20)
+/*
+ * Rows read on the loop, in all, in one turn of it (account/cpu.c's
+ * stretch: one client's requests, the loop's own work): about 4 ms of CPU
+ * on the host, a quarter of a frame. A budget per turn, not per commit:
+ * one read of a client's socket brings up to about 80 commits, and a
+ * budget per commit would let them add up to many frames. Within it a
+ * window's commit is read at once and its content shows with the next
+ * frame, as before (a 1024x768 window is 3 MiB); past it the rows go to
+ * the thread and the window waits for them.
+ */
+#define INLINE_TURN_BYTES (8u << 20)
+
+static unsigned long long inline_turn;
+static size_t inline_used;
+
+/* May @bytes more be read on the loop in this turn? Counts them if so. */
+static bool inline_allowed(size_t bytes)
+{
+	unsigned long long turn = wlseal_cpu_stretch();
+
+	if (turn != inline_turn) {
+		inline_turn = turn;
+		inline_used = 0;
+	}
+	if (bytes > INLINE_TURN_BYTES - inline_used)
+		return false;
+	inline_used += bytes;
+	return true;
+}
 
 struct read {
 	struct wlseal_copy *copy;
@@ -267,7 +293,7 @@ void wlseal_copy_commit(struct wlseal_shm_buffer *b,
 		add_dirty(c, rows[0].y1, rows[nr - 1].y2);
 		return;
 	}
-	if (bytes > INLINE_BYTES) {
+	if (!inline_allowed(bytes)) {
 		switch (start(b, rows, nr)) {
 		case STARTED:
 			return;
