@@ -335,40 +335,6 @@ static int charge_walk(struct attack *x, struct wp_viewport *vp,
 #define CHARGE_RELEASE_S 120
 #define ATTACK_MEMFD "memfd:wlseal-attack"
 
-/* How many of @pid's fds and mappings are our memfds; -1: unreadable. */
-static int attack_files_held(pid_t pid)
-{
-	char path[64], line[512];
-	struct dirent *e;
-	int n = 0;
-	ssize_t len;
-	FILE *f;
-	DIR *d;
-
-	snprintf(path, sizeof(path), "/proc/%d/fd", (int)pid);
-	d = opendir(path);
-	if (!d)
-		return -1;
-	while ((e = readdir(d))) {
-		if (e->d_name[0] == '.')
-			continue;
-		len = readlinkat(dirfd(d), e->d_name, line, sizeof(line) - 1);
-		if (len > 0) {
-			line[len] = '\0';
-			n += strstr(line, ATTACK_MEMFD) != NULL;
-		}
-	}
-	closedir(d);
-	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
-	f = fopen(path, "re");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		n += strstr(line, ATTACK_MEMFD) != NULL;
-	fclose(f);
-	return n;
-}
-
 static void charge_released(struct attack *a, struct outcome *o)
 {
 	int64_t t0 = att_now_ms();
@@ -377,7 +343,7 @@ static void charge_released(struct attack *a, struct outcome *o)
 	if (!a->compositor_pid)
 		return;
 	while (att_now_ms() - t0 < CHARGE_RELEASE_S * 1000) {
-		held = attack_files_held(a->compositor_pid);
+		held = att_files_named(a->compositor_pid, ATTACK_MEMFD);
 		if (held <= 0)
 			break;
 		usleep(100000);

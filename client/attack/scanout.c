@@ -258,38 +258,6 @@ ATT_SCENARIO(run_scanout_leave_on_screen, "scanout-leave-on-screen",
 		 n, (long long)waited);
 }
 
-/* How many of @pid's fds and mappings are memfds named @name. */
-static int files_named(pid_t pid, const char *name)
-{
-	char path[64], line[512];
-	struct dirent *e;
-	ssize_t len;
-	int n = 0;
-	FILE *f;
-	DIR *d;
-
-	snprintf(path, sizeof(path), "/proc/%d/fd", (int)pid);
-	d = opendir(path);
-	if (!d)
-		return -1;
-	while ((e = readdir(d))) {
-		len = readlinkat(dirfd(d), e->d_name, line, sizeof(line) - 1);
-		if (len > 0) {
-			line[len] = '\0';
-			n += strstr(line, name) != NULL;
-		}
-	}
-	closedir(d);
-	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
-	f = fopen(path, "re");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		n += strstr(line, name) != NULL;
-	fclose(f);
-	return n;
-}
-
 #define CHURN_BUFFERS 40
 #define CHURN_NAME "memfd:wlseal-scanout-churn"
 
@@ -329,13 +297,13 @@ ATT_SCENARIO(run_scanout_buffer_churn, "scanout-buffer-churn",
 		if (prev)
 			wl_buffer_destroy(prev);
 		prev = buf;
-		held = a->compositor_pid ? files_named(a->compositor_pid, CHURN_NAME) : -1;
+		held = a->compositor_pid ? att_files_named(a->compositor_pid, CHURN_NAME) : -1;
 		most = held > most ? held : most;
 	}
 	/* Two more frames: what the display kept of destroyed buffers goes. */
 	if (prev)
 		present_n(a, prev, w, h, 2);
-	held = a->compositor_pid ? files_named(a->compositor_pid, CHURN_NAME) : -1;
+	held = a->compositor_pid ? att_files_named(a->compositor_pid, CHURN_NAME) : -1;
 	/*
 	 * Alive at any time: the buffer shown, the one before it (destroyed
 	 * after the next was shown: its pool, fd and mapping until then),

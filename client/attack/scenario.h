@@ -85,6 +85,9 @@ int att_reopen(int fd, int flags);
  * our @fd (same device and inode); -1 when /proc cannot tell.
  */
 int att_file_held(pid_t pid, int fd);
+/* How many of @pid's fds and mappings name a file containing @name (a
+ * memfd's "memfd:NAME"); -1 when /proc cannot tell. */
+int att_files_named(pid_t pid, const char *name);
 /*
  * The compositor releases a destroyed pool's mapping and fd on its closer
  * thread, not inside the request: wait (at most max_s seconds) until it

@@ -181,3 +181,35 @@ int64_t att_wait_file_released(struct attack *a, struct outcome *o, int fd,
 			       held, max_s);
 	return held == 0 ? att_now_ms() - t0 : -1;
 }
+
+/* How many of @pid's fds and mappings are memfds named @name. */
+int att_files_named(pid_t pid, const char *name)
+{
+	char path[64], line[512];
+	struct dirent *e;
+	ssize_t len;
+	int n = 0;
+	FILE *f;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/fd", (int)pid);
+	d = opendir(path);
+	if (!d)
+		return -1;
+	while ((e = readdir(d))) {
+		len = readlinkat(dirfd(d), e->d_name, line, sizeof(line) - 1);
+		if (len > 0) {
+			line[len] = '\0';
+			n += strstr(line, name) != NULL;
+		}
+	}
+	closedir(d);
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		n += strstr(line, name) != NULL;
+	fclose(f);
+	return n;
+}
