@@ -31,8 +31,8 @@
  * (account/pools.c), one per buffer, each at most the buffer's
  * stride * height bytes, so the thread's queue holds at most that many
  * reads a client, in the order they came. A copy that finds its
- * client's slots taken waits on the starved list, retried whenever a
- * read is back (one of its client's will be). What runs on the loop is
+ * client's slots taken waits on the starved list, RETRY_PER_REPORT of
+ * it retried, in turn, whenever a read is back (one of its client's will be). What runs on the loop is
  * at most INLINE_TURN_BYTES of pread() a turn, and a few list operations.
  *
  * Lifetimes: a read holds a reference on the buffer's pool (its fd, its
@@ -98,6 +98,9 @@ struct read {
 	int n;
 	struct wlseal_copy_result result;
 };
+
+/* Copies a report retries at most (read_done). */
+#define RETRY_PER_REPORT 8
 
 /* Copies with dirty rows whose client had no read slot free. */
 static struct wl_list starved = { &starved, &starved };
@@ -238,9 +241,8 @@ static void wake(struct wlseal_copy *c)
 static void read_done(void *item, int err)
 {
 	struct read *r = item;
-	struct wlseal_copy *c = r->copy, *s, *tmp;
+	struct wlseal_copy *c = r->copy, *s;
 	struct wlseal_shm_buffer *b = c->buffer;
-	struct wl_list retry;
 	bool alive = true;
 
 	c->reading = false;
@@ -264,11 +266,18 @@ static void read_done(void *item, int err)
 	free(r);
 	if (err)
 		return;
-	/* A slot came free: every copy that found none tries again. */
-	wl_list_init(&retry);
-	wl_list_insert_list(&retry, &starved);
-	wl_list_init(&starved);
-	wl_list_for_each_safe(s, tmp, &retry, starved_link) {
+	/*
+	 * A slot came free: the first RETRY_PER_REPORT copies that found
+	 * none try again, those that still find none go to the back. Not
+	 * all of them: they are every client's, and a report's work must
+	 * not grow with other clients' buffers. Nothing waits forever: a
+	 * copy is starved only while its client has reads in flight, each
+	 * of which comes back with a report that turns the list on; and
+	 * once no client has a read in flight, every copy left can start,
+	 * so each report starts one, whose own report follows.
+	 */
+	for (int i = 0; i < RETRY_PER_REPORT && !wl_list_empty(&starved); i++) {
+		s = wl_container_of(starved.next, s, starved_link);
 		wl_list_remove(&s->starved_link);
 		wl_list_init(&s->starved_link);
 		start_dirty(s);
