@@ -135,6 +135,12 @@ static bool read_events(struct sclient *c)
 
 	if (n < 0 && (errno == EAGAIN || errno == EINTR))
 		return true;
+	/* A failed recvmsg() (ECONNRESET when the compositor cut the
+	 * connection) leaves the control buffer as it was, uninitialized:
+	 * walking it closed whatever fds its garbage named, stdout among
+	 * them. Only a message received carries fds. */
+	if (n < 0)
+		mh.msg_controllen = 0;
 	for (struct cmsghdr *cm = CMSG_FIRSTHDR(&mh); cm; cm = CMSG_NXTHDR(&mh, cm)) {
 		if (cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS) {
 			size_t k = (cm->cmsg_len - CMSG_LEN(0)) / sizeof(int);

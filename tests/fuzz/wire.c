@@ -152,6 +152,11 @@ bool pump(struct conn *c, int timeout_ms)
 	n = recvmsg(c->fd, &mh, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
 	if (n < 0 && (errno == EAGAIN || errno == EINTR))
 		return true;
+	/* A failed recvmsg() leaves the control buffer uninitialized: only
+	 * a message received carries fds (stall-client.c says what walking
+	 * it closed). */
+	if (n < 0)
+		mh.msg_controllen = 0;
 	for (struct cmsghdr *cm = CMSG_FIRSTHDR(&mh); cm; cm = CMSG_NXTHDR(&mh, cm)) {
 		if (cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS) {
 			size_t k = (cm->cmsg_len - CMSG_LEN(0)) / sizeof(int);
