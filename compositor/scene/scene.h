@@ -85,12 +85,14 @@ struct wlseal_scene_source {
 	 * the pixels that part samples cannot be read without cost yet
 	 * (pages not in memory: shm/resident.c); the view is not drawn in
 	 * this repaint, and the source damages it when they can.
-	 * ready_cost(): what ready() costs, in units of the overdraw budget
-	 * (one blended pixel), charged with the view's pixels. */
+	 * ready_cost_ns(): what ready() costs, in nanoseconds of the
+	 * thread's CPU on this machine; the scene charges it with the
+	 * view's pixels, in the overdraw budget's units (one pixel
+	 * blended, measured at start: render.c, wlseal_scene_unit_ns). */
 	bool (*ready)(struct wlseal_scene_view *view,
 		      const struct wlseal_scene_box *part);
-	uint64_t (*ready_cost)(struct wlseal_scene_view *view,
-			       const struct wlseal_scene_box *part);
+	uint64_t (*ready_cost_ns)(struct wlseal_scene_view *view,
+				  const struct wlseal_scene_box *part);
 };
 
 /*
@@ -179,6 +181,10 @@ struct wlseal_scene {
 	 * output (each composite's destination area, 4 bytes a pixel),
 	 * since repaint.c last cleared it: 0 for a scanned-out frame. */
 	uint64_t copied;
+	/* render.c's list of the views of a repaint, kept from one
+	 * repaint to the next (scene.c frees it with the scene). */
+	void *draws;
+	size_t draws_cap;
 	/* A frame is wanted (wlseal_scene_request_frame): the repaint loop
 	 * (repaint.c) listens. */
 	struct wl_signal frame_signal;

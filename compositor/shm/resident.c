@@ -39,10 +39,14 @@
  * a 4K buffer shown 1:1 samples 32 MiB) is not drawn at all, and its
  * client is told once. What the lookups of all views of a repaint cost
  * together is charged to the overdraw budget with their pixels
- * (wlseal_buffer_sample_cost, scene/render.c): UNIT_PAGE a page,
- * UNIT_CALL a call, in units of one blended pixel (about 6 ns on the
- * host), so a client's views, and all clients', look up no more than
- * the budget lets them draw.
+ * (wlseal_buffer_sample_cost_ns, scene/render.c), at what a call and a
+ * page cost on the machine at hand: measured at start in the loop
+ * thread's CPU time (calibrate()), since a system call's price varies
+ * twentyfold between hosts (0.1 us on bare metal, 1.5 us for mincore()
+ * under a paravirtualised guest kernel, more under TCG) and a guess
+ * made on one host let a repaint of 108 turned views on another spend
+ * 13 ms in mincore() alone. So a client's views, and all clients',
+ * look up no more than the budget lets them draw.
  *
  * Populations are bounded per client: WLSEAL_POPULATE_PER_CLIENT jobs in
  * flight (account/pools.c), one per view at a time, each at most
@@ -82,6 +86,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <wayland-server-core.h>
@@ -105,10 +110,10 @@
 #define GAP 64
 /* One mincore() call at most: its vector. */
 #define VEC_PAGES 4096
-/* What a lookup costs, in overdraw units (one blended pixel, about 6 ns
- * on the host): a page looked up (2-40 ns), a call (about 1 us). */
-#define UNIT_PAGE 4
-#define UNIT_CALL 160
+/* The calibration (calibrate()): calls of one page, and calls of
+ * CAL_PAGES holes, CAL_ROUNDS of each. */
+#define CAL_PAGES 1024
+#define CAL_ROUNDS 32
 
 struct job {
 	struct wlseal_pool *pool;	/* referenced until done */
@@ -131,6 +136,9 @@ static struct {
 	struct wlseal_populate_range *ranges;
 	size_t ranges_cap;
 	unsigned char vec[VEC_PAGES];
+	/* What a lookup costs on this machine, measured at start
+	 * (calibrate()): a mincore() call, and a page looked up. */
+	uint64_t call_ns, page_ns;
 } res;
 
 static int64_t floor64(double v)
@@ -360,8 +368,8 @@ static size_t missing_pages(const struct wlseal_pool *pool, size_t n,
 	return missing;
 }
 
-uint64_t wlseal_buffer_sample_cost(struct wl_resource *buffer,
-				   const struct wlseal_sampling *s)
+uint64_t wlseal_buffer_sample_cost_ns(struct wl_resource *buffer,
+				      const struct wlseal_sampling *s)
 {
 	struct wlseal_shm_buffer *b = wlseal_shm_buffer_from_resource(buffer);
 	uint64_t calls = 0;
@@ -375,7 +383,7 @@ uint64_t wlseal_buffer_sample_cost(struct wl_resource *buffer,
 		return 0;	/* nothing, or not drawn at all */
 	for (size_t i = 0; i < (size_t)n; i = group_end(i, (size_t)n))
 		calls++;
-	return (uint64_t)pages * UNIT_PAGE + calls * UNIT_CALL;
+	return (uint64_t)pages * res.page_ns + calls * res.call_ns;
 }
 
 /* Wherever it waited before (a copied buffer's read), it waits for a
@@ -496,6 +504,49 @@ void wlseal_resident_waiter_finish(struct wlseal_resident_waiter *w)
 	wl_list_init(&w->starved_link);
 }
 
+static uint64_t thread_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * What a lookup costs here, in the loop thread's CPU time: CAL_ROUNDS
+ * calls on one page, and as many on CAL_PAGES pages that are holes (the
+ * dearest to look up after a page not yet mapped, which costs a little
+ * more and is counted as a hole). The dearer of two passes, so that a
+ * pass with the caches warm does not make lookups look cheap; never
+ * less than 1 ns a call or a page. @probe: CAL_PAGES pages mapped, none
+ * touched.
+ */
+static void calibrate(unsigned char *probe)
+{
+	uint64_t call = 0, page = 0;
+
+	for (int pass = 0; pass < 2; pass++) {
+		uint64_t t0 = thread_ns(), t1, t2;
+
+		for (int i = 0; i < CAL_ROUNDS; i++)
+			(void)!mincore(probe, res.page, res.vec);
+		t1 = thread_ns();
+		for (int i = 0; i < CAL_ROUNDS; i++)
+			(void)!mincore(probe, CAL_PAGES * res.page, res.vec);
+		t2 = thread_ns();
+		if ((t1 - t0) / CAL_ROUNDS > call)
+			call = (t1 - t0) / CAL_ROUNDS;
+		if ((t2 - t1) / CAL_ROUNDS > call &&
+		    ((t2 - t1) / CAL_ROUNDS - call) / CAL_PAGES > page)
+			page = ((t2 - t1) / CAL_ROUNDS - call) / CAL_PAGES;
+	}
+	res.call_ns = call ? call : 1;
+	res.page_ns = page ? page : 1;
+	wlseal_log("residency check: a lookup costs %llu ns a call and %llu ns a page here (charged to the overdraw budget)",
+		   (unsigned long long)res.call_ns,
+		   (unsigned long long)res.page_ns);
+}
+
 bool wlseal_resident_init(struct wlseal_shm *shm)
 {
 	struct wl_event_loop *loop = wl_display_get_event_loop(shm->display);
@@ -531,6 +582,12 @@ bool wlseal_resident_init(struct wlseal_shm *shm)
 		wlseal_log("residency check off: no populate thread");
 		return true;
 	}
+	probe = mmap(NULL, CAL_PAGES * res.page, PROT_READ,
+		     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (probe == MAP_FAILED)
+		return false;
+	calibrate(probe);
+	munmap(probe, CAL_PAGES * res.page);
 	res.on = true;
 	return true;
 }

@@ -134,6 +134,11 @@ struct wlseal_row_span {
 };
 #define WLSEAL_ROW_SPANS_MAX 80
 bool wlseal_buffer_is_copied(struct wl_resource *buffer);
+/* One pointer for wl/scanout.c's record of a buffer of wlseal's wl_shm
+ * (NULL: a buffer of another wl_shm): found in O(1), where a destroy
+ * listener's lookup walks every listener of the buffer, one per
+ * surface it is attached to. */
+void **wlseal_buffer_scanout_slot(struct wl_resource *buffer);
 void wlseal_buffer_commit(struct wl_resource *buffer,
 			  const struct wlseal_row_span *spans, int n);
 bool wlseal_buffer_begin(struct wl_resource *buffer, struct wlseal_pixels *px);
@@ -208,9 +213,10 @@ void wlseal_resident_waiter_finish(struct wlseal_resident_waiter *waiter);
 bool wlseal_buffer_resident(struct wl_resource *buffer,
 			    const struct wlseal_sampling *s,
 			    struct wlseal_resident_waiter *waiter);
-/* What that lookup costs, in the overdraw budget's units (one blended
- * pixel): the scene charges it with the view's pixels. */
-uint64_t wlseal_buffer_sample_cost(struct wl_resource *buffer,
-				   const struct wlseal_sampling *s);
+/* What that lookup costs, in nanoseconds of the loop thread's CPU on
+ * this machine (measured at start): the scene charges it to the
+ * overdraw budget with the view's pixels. */
+uint64_t wlseal_buffer_sample_cost_ns(struct wl_resource *buffer,
+				      const struct wlseal_sampling *s);
 
 #endif

@@ -621,6 +621,10 @@ static void surface_apply(struct wlseal_surface *s,
 	wl_list_init(&st->feedbacks);
 	wl_list_insert_list(s->frame_callbacks.prev, &st->frame_callbacks);
 	wl_list_init(&st->frame_callbacks);
+	/* Waiting for the next repaint (frame_start): once in the list. */
+	if ((!wl_list_empty(&s->frame_callbacks) ||
+	     !wl_list_empty(&s->feedbacks)) && wl_list_empty(&s->link))
+		wl_list_insert(server->surfaces.prev, &s->link);
 
 	/* The role (xdg_toplevel, wl_subsurface) decides about mapping
 	 * and configure; then the subsurfaces waiting for this surface. */
@@ -801,14 +805,14 @@ static bool surface_source_ready(struct wlseal_scene_view *view,
 	return wlseal_buffer_resident(s->buffer, &sampling, &s->resident);
 }
 
-static uint64_t surface_source_ready_cost(struct wlseal_scene_view *view,
-					  const struct wlseal_scene_box *part)
+static uint64_t surface_source_ready_cost_ns(struct wlseal_scene_view *view,
+					     const struct wlseal_scene_box *part)
 {
 	struct wlseal_surface *s = wl_container_of(view, s, view);
 	struct wlseal_sampling sampling;
 
 	surface_sampling(s, part, &sampling);
-	return wlseal_buffer_sample_cost(s->buffer, &sampling);
+	return wlseal_buffer_sample_cost_ns(s->buffer, &sampling);
 }
 
 /* The pages it waited for are in (or a populate slot of its client came
@@ -828,7 +832,7 @@ static const struct wlseal_scene_source surface_source = {
 	.end = surface_source_end,
 	.scanout = surface_source_scanout,
 	.ready = surface_source_ready,
-	.ready_cost = surface_source_ready_cost,
+	.ready_cost_ns = surface_source_ready_cost_ns,
 };
 
 static void compositor_create_surface(struct wl_client *client,
@@ -874,7 +878,7 @@ static void compositor_create_surface(struct wl_client *client,
 	wl_signal_init(&s->destroy_signal);
 	wl_signal_init(&s->apply_signal);
 	wl_signal_init(&s->commit_signal);
-	wl_list_insert(&server->surfaces, &s->link);
+	wl_list_init(&s->link);
 	wl_resource_set_implementation(s->resource, &surface_impl, s,
 				       surface_resource_destroy);
 }
@@ -918,12 +922,15 @@ static void frame_start(struct wl_listener *listener, void *data)
 	struct wlseal_server *server =
 		wl_container_of(listener, server, frame_start);
 	struct wlseal_scene_view *scanned = data;
-	struct wlseal_surface *s;
+	struct wlseal_surface *s, *stmp;
 	struct wlseal_feedback *fb, *tmp;
 
-	/* Every surface of every client, once a frame: bounded by the
-	 * surface budget per client (account/objects.c). */
-	wl_list_for_each(s, &server->surfaces, link) {
+	/* The surfaces whose commits brought callbacks or feedback since
+	 * the last frame, each once: work its clients' commits paid for,
+	 * not a walk of every surface of every client. */
+	wl_list_for_each_safe(s, stmp, &server->surfaces, link) {
+		wl_list_remove(&s->link);
+		wl_list_init(&s->link);
 		wl_list_insert_list(server->frame_callbacks.prev,
 				    &s->frame_callbacks);
 		wl_list_init(&s->frame_callbacks);
