@@ -6,9 +6,76 @@
  * overdraw budget (account/overdraw.c).
  */
 #include <stdlib.h>
+#include <time.h>
 
+#include "log.h"
 #include "overdraw.h"
 #include "scene-private.h"
+
+static uint64_t thread_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * The overdraw budget's unit, one pixel blended OVER 1:1, in nanoseconds
+ * of this thread's CPU on this machine: measured once, at the first
+ * repaint, on a 64x64 square (UNIT_ROUNDS blends; the cheaper of two
+ * passes, so that a pass cut into by the cache's coldness does not make
+ * the unit dear and what is charged in it cheap). What a source says its
+ * readiness check costs in nanoseconds (ready_cost_ns) is charged in
+ * this unit, so the budget bounds the repaint's CPU on any host.
+ */
+#define UNIT_SIDE 64
+#define UNIT_ROUNDS 16
+
+static double unit_ns(void)
+{
+	static double unit;
+	static uint32_t src_px[UNIT_SIDE * UNIT_SIDE];
+	static uint32_t dst_px[UNIT_SIDE * UNIT_SIDE];
+	pixman_image_t *src, *dst;
+
+	if (unit > 0)
+		return unit;
+	for (int i = 0; i < UNIT_SIDE * UNIT_SIDE; i++)
+		src_px[i] = 0x80402010u + (uint32_t)i;
+	src = pixman_image_create_bits(PIXMAN_a8r8g8b8, UNIT_SIDE, UNIT_SIDE,
+				       src_px, UNIT_SIDE * 4);
+	dst = pixman_image_create_bits(PIXMAN_x8r8g8b8, UNIT_SIDE, UNIT_SIDE,
+				       dst_px, UNIT_SIDE * 4);
+	unit = 0;
+	if (src && dst) {
+		for (int pass = 0; pass < 2; pass++) {
+			uint64_t t0 = thread_ns();
+			double ns;
+
+			for (int i = 0; i < UNIT_ROUNDS; i++)
+				pixman_image_composite32(PIXMAN_OP_OVER, src,
+							 NULL, dst, 0, 0, 0, 0,
+							 0, 0, UNIT_SIDE,
+							 UNIT_SIDE);
+			ns = (double)(thread_ns() - t0) /
+			     (UNIT_ROUNDS * UNIT_SIDE * UNIT_SIDE);
+			if (unit == 0 || ns < unit)
+				unit = ns;
+		}
+	}
+	if (src)
+		pixman_image_unref(src);
+	if (dst)
+		pixman_image_unref(dst);
+	/* A clock that did not move: a tenth of a nanosecond, about the
+	 * cheapest blend there is. */
+	if (unit < 0.1)
+		unit = 0.1;
+	wlseal_log("overdraw budget: one pixel blended costs %.2f ns here (the budget's unit)",
+		   unit);
+	return unit;
+}
 
 /* The view's image as the view shows it: sampled through its transform
  * (scene.h), so that the composite covers the view's size. */
@@ -51,6 +118,8 @@ struct draw {
 	uint64_t cost;			/* what they all cost
 					 * (view_cost_weights) */
 	bool sampled;			/* its opaque pixels cost too */
+	bool checked;			/* its source's ready() costs: it
+					 * is charged with its pixels */
 	bool no_blend;			/* over budget: opaque part only */
 	bool no_sample;			/* over budget, or not ready: its
 					 * opaque part is filled with the
@@ -170,7 +239,8 @@ static void drop_draw(struct draw *d)
  * them, so together they cost at most one output's copy: never charged,
  * always drawn, and so what covers what is the same whatever the budget
  * decides. Past its owner's allocation a view draws its opaque part
- * only (1:1: copied; sampled: filled with the background), and is not
+ * only (1:1 and ready without a lookup: copied; sampled, or whose pages
+ * would have to be looked up: filled with the background), and is not
  * drawn at all when it has none. Decided top-down: the views a client
  * loses are its lowest.
  */
@@ -195,8 +265,14 @@ static void apply_overdraw(struct wlseal_scene *scene, struct draw *d, int n)
 				    overdraw_take(&od, owner_of[i], blend[i]))
 					continue;
 				d[i].no_blend = true;
+				/* Its opaque part still covers, but what is
+				 * not paid for is not done: no sampling
+				 * through a transform, and no lookup of its
+				 * pages (check_ready), which were charged
+				 * with it; filled with the background. */
 				if (pixman_region32_not_empty(&d[i].opaque)) {
-					d[i].no_sample = d[i].sampled;
+					d[i].no_sample = d[i].sampled ||
+							 d[i].checked;
 					continue;
 				}
 				drop_draw(&d[i]);
@@ -314,8 +390,12 @@ static void find_visible(struct wlseal_scene *scene, pixman_region32_t *region,
 			d[i].sampled = ow > 0;
 			/* Finding out whether its pixels can be read
 			 * (check_ready) costs too. */
-			if (v->source->ready_cost)
-				d[i].cost += v->source->ready_cost(v, &d[i].part);
+			if (v->source->ready_cost_ns) {
+				uint64_t ns = v->source->ready_cost_ns(v, &d[i].part);
+
+				d[i].cost += (uint64_t)((double)ns / unit_ns());
+				d[i].checked = ns > 0;
+			}
 		}
 		d[i].shown = true;
 	}
@@ -452,7 +532,7 @@ uint64_t wlseal_scene_render(struct wlseal_scene *scene,
 		.blue = (WLSEAL_BACKGROUND & 0xff) * 0x101,
 		.alpha = 0xffff,
 	};
-	struct draw stack_draws[32], *draws = stack_draws;
+	struct draw *draws;
 	pixman_region32_t region, covered, background;
 	pixman_box32_t *boxes;
 	uint64_t area;
@@ -477,16 +557,28 @@ uint64_t wlseal_scene_render(struct wlseal_scene *scene,
 	 * where no opaque view covers it, then the views bottom-up, each
 	 * clipped to what it shows: the cost follows damage, and a pixel
 	 * under an opaque view is written once. */
-	nviews = flatten(scene, NULL, 0);
-	if (nviews > (int)(sizeof(stack_draws) / sizeof(stack_draws[0])))
-		draws = calloc((size_t)nviews, sizeof(*draws));
+	/* One walk of the views, into the list kept from the last repaint;
+	 * a second only when there are more views than it holds (the
+	 * walk touches every view: with 16,000 views half a repaint's
+	 * CPU was the two walks of before). */
+	draws = scene->draws;
+	nviews = flatten(scene, draws, (int)scene->draws_cap);
+	if ((size_t)nviews > scene->draws_cap) {
+		size_t cap = (size_t)nviews + (size_t)nviews / 2 + 32;
+
+		draws = realloc(scene->draws, cap * sizeof(*draws));
+		if (draws) {
+			scene->draws = draws;
+			scene->draws_cap = cap;
+			flatten(scene, draws, nviews);
+		}
+	}
 	if (!draws) {
 		/* No memory for the bookkeeping: draw everything in the
 		 * region bottom-up, which needs none (same pixels). */
 		render_plain(scene, target, &region, &bg);
 		goto done;
 	}
-	flatten(scene, draws, nviews);
 	pixman_region32_init(&covered);
 	find_visible(scene, &region, draws, nviews, &covered);
 	apply_overdraw(scene, draws, nviews);
@@ -509,8 +601,6 @@ uint64_t wlseal_scene_render(struct wlseal_scene *scene,
 		pixman_region32_fini(&draws[i].opaque);
 	}
 	pixman_image_set_clip_region32(target, NULL);
-	if (draws != stack_draws)
-		free(draws);
 done:
 	area = region_area(&region);
 

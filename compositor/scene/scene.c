@@ -22,6 +22,8 @@ void wlseal_scene_init(struct wlseal_scene *scene, int width, int height)
 	pixman_region32_init_rect(&scene->damage, 0, 0, width, height);
 	pixman_region32_init(&scene->prev_damage);
 	scene->cascade_next = 0;
+	scene->draws = NULL;
+	scene->draws_cap = 0;
 	wl_signal_init(&scene->map_signal);
 	wl_signal_init(&scene->unmap_signal);
 	wl_signal_init(&scene->frame_signal);
@@ -31,6 +33,9 @@ void wlseal_scene_finish(struct wlseal_scene *scene)
 {
 	pixman_region32_fini(&scene->damage);
 	pixman_region32_fini(&scene->prev_damage);
+	free(scene->draws);
+	scene->draws = NULL;
+	scene->draws_cap = 0;
 }
 
 void wlseal_scene_view_init(struct wlseal_scene_view *view,
