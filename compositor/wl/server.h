@@ -97,7 +97,11 @@ struct wlseal_server {
 	} events;
 
 	/* Surfaces and what waits for a frame (wl/surface.c). */
-	struct wl_list surfaces;		/* wlseal_surface.link */
+	/* The surfaces with frame callbacks or feedback waiting for the
+	 * next repaint (wlseal_surface.link): a commit that brings some
+	 * puts its surface here, so the repaint visits those only, never
+	 * every surface of every client. */
+	struct wl_list surfaces;
 	struct wl_list frame_callbacks;		/* in flight with the frame */
 	struct wl_list feedbacks;		/* wlseal_feedback.link, in flight */
 	/* Presented, to be sent a slice per turn (wl/feedback-queue.c). */

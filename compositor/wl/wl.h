@@ -108,7 +108,7 @@ struct wlseal_surface {
 	struct wl_resource *resource;
 	struct wlseal_server *server;
 	struct wlseal_account *account;	/* its client's budget */
-	struct wl_list link;			/* server.surfaces */
+	struct wl_list link;	/* server.surfaces while waiting for a frame */
 
 	struct wlseal_surface_state pending;
 	/* Commits a synchronized subsurface made, waiting for its parent. */
