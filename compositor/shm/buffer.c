@@ -39,6 +39,13 @@ bool wlseal_buffer_get_size(struct wl_resource *resource, int32_t *w,
 	return false;
 }
 
+void **wlseal_buffer_scanout_slot(struct wl_resource *resource)
+{
+	struct wlseal_shm_buffer *ours = wlseal_shm_buffer_from_resource(resource);
+
+	return ours ? &ours->scanout : NULL;
+}
+
 bool wlseal_buffer_is_copied(struct wl_resource *resource)
 {
 	struct wlseal_shm_buffer *ours = wlseal_shm_buffer_from_resource(resource);

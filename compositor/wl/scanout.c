@@ -69,12 +69,20 @@ static void buffer_destroyed(struct wl_listener *listener, void *data)
 	record_free_if_done(r);
 }
 
+/* Every commit with a buffer asks (wlseal_scanout_attached): a buffer
+ * attached to 1024 subsurfaces has 1024 destroy listeners, so a lookup
+ * among them made one commit of their parent walk a million of them.
+ * wlseal_shm's buffers keep their record in a slot; only a buffer of
+ * another wl_shm (--shm=libwayland) is looked up among its listeners. */
 static struct scanout_record *record_of(struct wl_resource *buffer)
 {
-	struct wl_listener *l =
-		wl_resource_get_destroy_listener(buffer, buffer_destroyed);
+	void **slot = wlseal_buffer_scanout_slot(buffer);
+	struct wl_listener *l;
 	struct scanout_record *r;
 
+	if (slot)
+		return *slot;
+	l = wl_resource_get_destroy_listener(buffer, buffer_destroyed);
 	return l ? wl_container_of(l, r, destroy) : NULL;
 }
 
@@ -155,6 +163,8 @@ bool wlseal_scanout_describe(struct wl_resource *buffer,
 		r->buffer = buffer;
 		r->destroy.notify = buffer_destroyed;
 		wl_resource_add_destroy_listener(buffer, &r->destroy);
+		if (wlseal_buffer_scanout_slot(buffer))
+			*wlseal_buffer_scanout_slot(buffer) = r;
 	}
 	if (r->refused)
 		return false;

@@ -48,6 +48,7 @@ struct wlseal_shm_buffer {
 	int32_t offset, width, height, stride;
 	uint32_t format;
 	struct wlseal_copy *copy;	/* the pixels, when pool->copied */
+	void *scanout;			/* wlseal_buffer_scanout_slot */
 };
 
 /*
