@@ -17,6 +17,7 @@
 
 #include <wayland-server-core.h>
 
+#include "account.h"
 #include "backend.h"
 #include "cpu.h"
 #include "log.h"
@@ -203,6 +204,7 @@ static void frame_presented(struct wl_listener *listener, void *data)
 		.flags = info->flags & ~(uint32_t)WLSEAL_FRAME_ZERO_COPY,
 	};
 
+	wlseal_cpu_loop();
 	server->last_seq = info->seq;
 	server->repaint_state = WLSEAL_REPAINT_IDLE;
 

@@ -198,5 +198,9 @@ void wlseal_pool_memory_budget(struct wlseal_pool_ledger *pools);
  * whenever a turn of another kind or for another client begins: for
  * budgets per turn of the loop (shm/copy-read.c). */
 unsigned long long wlseal_cpu_stretch(void);
+/* cpu.c: the compositor's own work begins (an event source of its own:
+ * a thread's report, the feedback queue, a frame shown), charged to the
+ * loop, not to the client whose requests were dispatched last. */
+void wlseal_cpu_loop(void);
 
 #endif

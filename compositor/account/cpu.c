@@ -45,6 +45,27 @@
  * it was (client pid=0: the compositor's own), is logged at exit
  * (wlseal_cpu_report) for the attack battery.
  *
+ * Read pacing. libwayland handles every complete request of a read in
+ * one go, and a read brings up to its buffer's 4096 bytes: 512 commits
+ * of 8 bytes. Each request's work is bounded by its client's own state
+ * (a toplevel's commit applies its subsurfaces: O(its subsurface
+ * budget), tens of microseconds), but 512 of them in one turn were
+ * 10-17 ms on a 2-core host (wlseal-fuzz --stall), and every other
+ * client and the next repaint waited. So a client's reads are paced by
+ * what its requests cost: every dispatch stretch measures the CPU its
+ * requests took per KiB read, the client's estimate is the dearest of
+ * late (a new measure above it replaces it; below, it decays by an
+ * eighth a stretch, so a client cannot make itself look cheap with a
+ * few cheap reads between dear ones), and its next read may bring what
+ * DISPATCH_SLICE_NS buys at that price, between READ_CAP_MIN (a few
+ * requests) and READ_CAP_MAX (libwayland's whole buffer). A new client
+ * starts at READ_CAP_START, before anything is known of it. The rest of
+ * its bytes wait in its socket, which stays readable: the loop comes
+ * back to them after the sources that are ready, other clients' among
+ * them, and the repaint. A client that asks for cheap things reads as
+ * before; fd-guard.c trims the read, and a message longer than the cap
+ * comes in several reads, as one cut by the socket would.
+ *
  * A repaint's page faults are counted too (getrusage(RUSAGE_THREAD),
  * twice a repaint): a fault on a hole of a client's pool is the one
  * piece of a repaint's work a client decides by its memory rather than
@@ -67,6 +88,11 @@
 /* One frame at 60 Hz: a turn longer than this delays every client's
  * next frame. */
 #define FRAME_NS 16000000ull
+/* Read pacing (above). */
+#define DISPATCH_SLICE_NS 2000000ull
+#define READ_CAP_MIN 64u
+#define READ_CAP_START 512u
+#define READ_CAP_MAX 4096u
 
 enum owner { NOBODY, LOOP, DISPATCH, TEARDOWN, REPAINT, KINDS };
 
@@ -111,6 +137,24 @@ static uint64_t thread_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/* A dispatch stretch of @spent ns read b->bytes_read: the next read's
+ * cap (read pacing, above). */
+static void pace(struct wlseal_cpu_budget *b, uint64_t spent)
+{
+	uint64_t cost = spent * 1024 / b->bytes_read, cap;
+
+	b->ns_per_kib -= b->ns_per_kib / 8;
+	if (cost > b->ns_per_kib)
+		b->ns_per_kib = cost;
+	cap = b->ns_per_kib ? DISPATCH_SLICE_NS * 1024 / b->ns_per_kib
+			    : READ_CAP_MAX;
+	if (cap < READ_CAP_MIN)
+		cap = READ_CAP_MIN;
+	if (cap > READ_CAP_MAX)
+		cap = READ_CAP_MAX;
+	b->read_cap = (uint32_t)cap;
+}
+
 /* The stretch so far goes to its owner; @owner (and @a) from now on. */
 static void switch_to(enum owner owner, struct wlseal_account *a)
 {
@@ -127,9 +171,14 @@ static void switch_to(enum owner owner, struct wlseal_account *a)
 		pid = cpu.account ? cpu.account->pid : 0;
 		w->count++;
 		if (cpu.account) {
-			cpu.account->cpu.ns += spent;
-			if (spent > cpu.account->cpu.worst_ns)
-				cpu.account->cpu.worst_ns = spent;
+			struct wlseal_cpu_budget *b = &cpu.account->cpu;
+
+			b->ns += spent;
+			if (spent > b->worst_ns)
+				b->worst_ns = spent;
+			if (cpu.owner == DISPATCH && b->bytes_read)
+				pace(b, spent);
+			b->bytes_read = 0;
 		}
 		if (spent > FRAME_NS)
 			w->over++;
@@ -151,6 +200,29 @@ static void switch_to(enum owner owner, struct wlseal_account *a)
 	cpu.owner = owner;
 	cpu.start = now;
 	cpu.stretch++;
+}
+
+void wlseal_cpu_loop(void)
+{
+	if (cpu.owner != LOOP)
+		switch_to(LOOP, NULL);
+}
+
+size_t wlseal_cpu_read_cap(struct wl_client *client)
+{
+	struct wlseal_account *a = wlseal_account_of(client);
+
+	if (!a)
+		return READ_CAP_MAX;
+	return a->cpu.read_cap ? a->cpu.read_cap : READ_CAP_START;
+}
+
+void wlseal_cpu_read_done(struct wl_client *client, size_t bytes)
+{
+	struct wlseal_account *a = wlseal_account_of(client);
+
+	if (a)
+		a->cpu.bytes_read += bytes;
 }
 
 unsigned long long wlseal_cpu_stretch(void)

@@ -6,6 +6,8 @@
 #ifndef WLSEAL_CPU_H
 #define WLSEAL_CPU_H
 
+#include <stddef.h>
+
 struct wl_client;
 struct wlseal_account;
 
@@ -18,6 +20,11 @@ void wlseal_cpu_dispatch(struct wl_client *client);
  * (compositor/embed.c) calls them around its own wait (cpu.c says why). */
 void wlseal_cpu_wait_begin(void);
 void wlseal_cpu_wait_end(void);
+/* fd-guard.c: how many bytes the next read of @client's socket may
+ * bring (cpu.c: read pacing). */
+size_t wlseal_cpu_read_cap(struct wl_client *client);
+/* fd-guard.c: that read brought @bytes. */
+void wlseal_cpu_read_done(struct wl_client *client, size_t bytes);
 /* repaint.c: around one repaint. */
 void wlseal_cpu_repaint_begin(void);
 void wlseal_cpu_repaint_end(void);

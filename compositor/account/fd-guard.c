@@ -160,10 +160,35 @@ ssize_t recvmsg(int fd, struct msghdr *msg, int flags)
 	uint64_t fds = 0;
 	ssize_t n;
 
+	struct iovec iov[4];
+	struct msghdr paced;
+
 	/* The read and the requests that follow are this client's turn. */
-	if (g)
+	if (g) {
 		wlseal_cpu_dispatch(g->client);
+		/* No more than its pace allows (cpu.c, read pacing): the
+		 * rest stays in the socket for a later turn. */
+		if (msg->msg_iovlen <= 4) {
+			size_t cap = wlseal_cpu_read_cap(g->client), len;
+
+			paced = *msg;
+			paced.msg_iov = iov;
+			for (size_t i = 0; i < msg->msg_iovlen; i++) {
+				len = msg->msg_iov[i].iov_len;
+				iov[i].iov_base = msg->msg_iov[i].iov_base;
+				iov[i].iov_len = len < cap ? len : cap;
+				cap -= iov[i].iov_len;
+			}
+			n = syscall(SYS_recvmsg, fd, &paced, flags);
+			msg->msg_flags = paced.msg_flags;
+			msg->msg_controllen = paced.msg_controllen;
+			goto read;
+		}
+	}
 	n = syscall(SYS_recvmsg, fd, msg, flags);
+read:
+	if (n > 0 && g)
+		wlseal_cpu_read_done(g->client, (size_t)n);
 	if (n <= 0 || !g || !msg->msg_controllen)
 		return n;
 	for (cm = CMSG_FIRSTHDR(msg); cm; cm = CMSG_NXTHDR(msg, cm))

@@ -37,6 +37,7 @@
 
 #include <wayland-server-core.h>
 
+#include "account.h"
 #include "closer.h"
 #include "log.h"
 
@@ -126,6 +127,7 @@ static void collect(void)
 
 static int closer_ready(int fd, uint32_t mask, void *data)
 {
+	wlseal_cpu_loop();
 	(void)fd;
 	(void)mask;
 	(void)data;

@@ -187,6 +187,7 @@ static int reap(struct wlseal_shm *shm, int max)
 
 static int reap_ready(int fd, uint32_t mask, void *data)
 {
+	wlseal_cpu_loop();
 	reap(data, REAP_BATCH);
 	return 0;
 }

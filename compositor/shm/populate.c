@@ -52,6 +52,7 @@
 
 #include <wayland-server-core.h>
 
+#include "account.h"
 #include "log.h"
 #include "populate.h"
 
@@ -180,6 +181,7 @@ static void collect(void)
 
 static int populate_ready(int fd, uint32_t mask, void *data)
 {
+	wlseal_cpu_loop();
 	(void)fd;
 	(void)mask;
 	(void)data;

@@ -14,11 +14,12 @@
  *
  * So the turn a frame is shown only queues that frame's feedbacks, each
  * with the frame it was presented in, and the queue is worked off at
- * most PRESENT_EVENTS_PER_TURN events a turn, in the order the frames
- * were shown. What a turn sends is bounded by that constant, whatever
- * the number of clients, feedbacks or outputs (a feedback is never cut:
- * a turn overshoots by at most one feedback's events, bounded by the
- * output budget). An eventfd, readable while the queue is not empty,
+ * most PRESENT_EVENTS_PER_TURN events and PRESENT_SLICE_NS of CPU a
+ * turn, in the order the frames were shown. What a turn sends is
+ * bounded by those, whatever the number of clients, feedbacks or
+ * outputs (a feedback is never cut: a turn overshoots by at most
+ * PRESENT_CLOCK_EVERY events and one feedback's, bounded by the output
+ * budget). An eventfd, readable while the queue is not empty,
  * brings the loop back for the rest: other clients' requests and the
  * next repaint are served between slices.
  *
@@ -35,18 +36,28 @@
 #include <stdint.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <wayland-server-core.h>
 
+#include "account.h"
 #include "log.h"
 #include "presentation-time-server-protocol.h"
 #include "wl.h"
 
-/* 3.0-3.7 ms of the compositor thread's CPU a turn on the 2-core host
- * (4 connections x 1000 feedbacks x 64 binds, replayed by wlseal-fuzz
- * --stall; 18-27 ms in one turn before the queue). */
+/*
+ * A slice is at most PRESENT_EVENTS_PER_TURN events and at most
+ * PRESENT_SLICE_NS of the loop thread's CPU, whichever comes first: an
+ * event's price depends on the host (8192 events were 3.0-3.7 ms on one
+ * 2-core host and 10-15 ms on another, whose guest kernel makes every
+ * sendmsg() flush dear), so the count alone bounded nothing. The clock
+ * is read every PRESENT_CLOCK_EVERY events (a read of the thread's CPU
+ * clock is a system call, about 1 us there).
+ */
 #define PRESENT_EVENTS_PER_TURN 8192
+#define PRESENT_SLICE_NS 2000000ull
+#define PRESENT_CLOCK_EVERY 256
 
 static void queue_arm(struct wlseal_server *server, bool readable)
 {
@@ -62,16 +73,32 @@ static void queue_arm(struct wlseal_server *server, bool readable)
 	}
 }
 
-/* Send queued feedbacks, oldest first, until @budget events are spent. */
+static uint64_t thread_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Send queued feedbacks, oldest first, until @budget events or
+ * PRESENT_SLICE_NS of CPU are spent (at least one feedback a call, so
+ * the queue always moves). */
 static void queue_work(struct wlseal_server *server, unsigned int budget)
 {
 	struct wlseal_feedback *fb;
-	unsigned int sent = 0;
+	unsigned int sent = 0, clock_at = PRESENT_CLOCK_EVERY;
+	uint64_t t0 = thread_ns();
 
 	while (sent < budget && !wl_list_empty(&server->presenting)) {
 		fb = wl_container_of(server->presenting.next, fb, link);
 		/* presented() destroys the feedback, which unlinks it. */
 		sent += fb->impl->presented(fb, &fb->frame);
+		if (sent >= clock_at) {
+			clock_at = sent + PRESENT_CLOCK_EVERY;
+			if (thread_ns() - t0 > PRESENT_SLICE_NS)
+				break;
+		}
 	}
 	if (wl_list_empty(&server->presenting))
 		queue_arm(server, false);
@@ -82,6 +109,7 @@ static void queue_work(struct wlseal_server *server, unsigned int budget)
 
 static int queue_ready(int fd, uint32_t mask, void *data)
 {
+	wlseal_cpu_loop();
 	queue_work(data, PRESENT_EVENTS_PER_TURN);
 	return 0;
 }

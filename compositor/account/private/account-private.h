@@ -34,6 +34,13 @@ struct wlseal_object_budget {
 struct wlseal_cpu_budget {
 	uint64_t ns;		/* dispatches and teardown together */
 	uint64_t worst_ns;	/* the longest single stretch */
+	/* Read pacing (cpu.c): what the next read of its socket may
+	 * bring, in bytes (0: READ_CAP_START); the CPU its requests cost
+	 * per KiB read, the dearest of late; the bytes read in the
+	 * current stretch. */
+	uint32_t read_cap;
+	uint64_t ns_per_kib;
+	uint64_t bytes_read;
 };
 
 struct wlseal_account {
