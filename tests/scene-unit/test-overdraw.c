@@ -289,6 +289,68 @@ static void test_turned_opaque(void)
 	wlseal_scene_finish(&scene);
 }
 
+/* A view whose readiness check costs (a pool's pages looked up:
+ * shm/resident.c): it counts its checks. */
+static int ready_calls;
+
+static bool checked_ready(struct wlseal_scene_view *v,
+			  const struct wlseal_scene_box *part)
+{
+	ready_calls++;
+	return true;
+}
+
+static uint64_t checked_cost_ns(struct wlseal_scene_view *v,
+				const struct wlseal_scene_box *part)
+{
+	return 1000;
+}
+
+static const struct wlseal_scene_source checked_source = {
+	.begin = tv_begin, .end = tv_end,
+	.ready = checked_ready, .ready_cost_ns = checked_cost_ns,
+};
+
+/* An opaque 1:1 view whose check costs: looked up and drawn within its
+ * owner's budget; past it, not looked up (the lookup is what was not
+ * paid for) and filled with the background, still covering. Without
+ * the rule (no_sample only for sampled views) the second check fails:
+ * looked up and drawn, 1 call. */
+static void test_checked_opaque(void)
+{
+	static uint32_t opaque_pixels[W * H];
+	struct wlseal_scene scene;
+	struct test_view *t;
+	int owner, below;
+	char detail[96];
+	uint32_t px;
+
+	start(&scene);
+	for (int i = 0; i < W * H; i++)
+		opaque_pixels[i] = 0xff000040;
+	add(&scene, &below, PIXMAN_x8r8g8b8, honest_pixels, 0, 0, 8, 8);
+	t = add(&scene, &owner, PIXMAN_x8r8g8b8, opaque_pixels, 0, 0, W, H);
+	t->view.source = &checked_source;
+	ready_calls = 0;
+	px = render_at(&scene, 5, 5);
+	snprintf(detail, sizeof(detail), "pixel 0x%08x, %d checks", px,
+		 ready_calls);
+	check(px == 0xff000040 && ready_calls == 1,
+	      "an opaque view with a costly check within budget: checked once and drawn",
+	      detail);
+	layers(&scene, &owner, 16);
+	ready_calls = 0;
+	px = render_at(&scene, 5, 5);
+	snprintf(detail, sizeof(detail), "pixel 0x%08x, want 0x%08x, %d checks",
+		 px, (0xffu << 24 | WLSEAL_BACKGROUND) + (16u << 16),
+		 ready_calls);
+	check(px == (0xffu << 24 | WLSEAL_BACKGROUND) + (16u << 16) &&
+	      ready_calls == 0,
+	      "the same under 16 layers of its owner: not checked, background, nothing below shows",
+	      detail);
+	wlseal_scene_finish(&scene);
+}
+
 int main(void)
 {
 	for (int i = 0; i < W * H; i++)
@@ -303,7 +365,7 @@ int main(void)
 	turned.matrix[0][2] = pixman_int_to_fixed(W - 1);
 	turned.matrix[1][0] = pixman_double_to_fixed(0.75);
 	turned.matrix[1][1] = 0;
-	printf("1..12\n");
+	printf("1..14\n");
 	test_one_client();
 	test_fair_shares();
 	test_within();
@@ -312,5 +374,6 @@ int main(void)
 	test_turned_cost();
 	test_turned_shares();
 	test_turned_opaque();
+	test_checked_opaque();
 	return failed;
 }
