@@ -208,7 +208,7 @@ static int rotator_setup(struct rotator *r, struct outcome *o, int i)
 		r->layers[k] = s;
 	}
 	wl_surface_commit(r->c.surface);
-	if (stall_flush(&r->c) != 0 || att_roundtrip(&r->c) != 0) {
+	if (stall_setup_flush(&r->c) != 0 || stall_setup_roundtrip(&r->c) != 0) {
 		att_fail_setup(o, "connection %d: layers %s", i,
 			       wl_display_get_error(r->c.display) ? "refused" : "timed out");
 		return -1;
@@ -314,13 +314,13 @@ ATT_SCENARIO(run_subtree_move, "subtree-move",
 		wl_surface_attach(s, small, 0, 0);
 		wl_surface_damage(s, 0, 0, 4, 4);
 		wl_surface_commit(s);
-		if (i % 15 == 14 && stall_flush(&x) != 0)
+		if (i % 15 == 14 && stall_setup_flush(&x) != 0)
 			break;
 	}
 	wl_surface_attach(sa, small, 0, 0);
 	wl_surface_commit(sa);
 	wl_surface_commit(x.surface);
-	if (stall_flush(&x) != 0 || att_roundtrip(&x) != 0) {
+	if (stall_setup_flush(&x) != 0 || stall_setup_roundtrip(&x) != 0) {
 		att_fail_setup(o, "the subtree was %s", wl_display_get_error(x.display) ?
 			       "refused" : "not answered");
 		goto cancel;

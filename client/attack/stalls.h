@@ -32,6 +32,11 @@ struct wl_buffer *stall_buffer(struct attack *x, struct outcome *o, int w,
 			       int h, uint32_t format, uint32_t pixel);
 /* Flush everything, waiting while the socket is full: 0, or -1. */
 int stall_flush(struct attack *x);
+/* stall_flush() and att_roundtrip() for a scenario's setup, which is not
+ * what is measured: the flush reads the compositor's answers while it
+ * sends, and both wait up to a minute (stall-kit.c says why). */
+int stall_setup_flush(struct attack *x);
+int stall_setup_roundtrip(struct attack *x);
 /* The output's current mode, from a wl_output bound and released. */
 int stall_output_size(struct attack *x, int32_t *w, int32_t *h);
 /* A toplevel for x->surface, acked, with @buf shown once. 0 or -1. */
