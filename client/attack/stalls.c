@@ -21,6 +21,7 @@
  * whether the compositor still answers. Each scenario closes what it
  * opened.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,9 +93,14 @@ ATT_SCENARIO(run_view_walk, "view-walk",
 			break;
 		}
 		if (stall_map_toplevels(x, tls[c], WALK_TOPLEVELS, bufs[c]) != 0) {
+			/* A flush into a closed socket fails with EPIPE and
+			 * sets no display error. */
+			bool closed = errno == EPIPE || errno == ECONNRESET;
+
 			att_fail_setup(o, "connection %d: mapping %d toplevels failed (%s)", c,
 				       WALK_TOPLEVELS, wl_display_get_error(x->display) ?
-				       "refused" : "timeout");
+				       "refused" : closed ? "connection closed by the compositor" :
+				       "timeout");
 			c++;
 			break;
 		}
