@@ -57,7 +57,7 @@
  * late (a new measure above it replaces it; below, it decays by an
  * eighth a stretch, so a client cannot make itself look cheap with a
  * few cheap reads between dear ones), and its next read may bring what
- * DISPATCH_SLICE_NS buys at that price, between READ_CAP_MIN (a few
+ * the dispatch slice buys at that price, between READ_CAP_MIN (a few
  * requests) and READ_CAP_MAX (libwayland's whole buffer). A new client
  * starts at READ_CAP_START, before anything is known of it. The rest of
  * its bytes wait in its socket, which stays readable: the loop comes
@@ -65,6 +65,25 @@
  * them, and the repaint. A client that asks for cheap things reads as
  * before; fd-guard.c trims the read, and a message longer than the cap
  * comes in several reads, as one cut by the socket would.
+ *
+ * The slice is DISPATCH_SLICE_NS, or an eighth of the last repaint's
+ * CPU if that is more (slice_ns()). Where a repaint fits in a frame
+ * (under 16 ms: the host's bound, asserted by the attack battery and
+ * the stall fuzzer) the eighth is under 2 ms and the slice is the fixed
+ * one. Where it does not (a machine eight times slower, TCG, a debug
+ * kernel, a loaded host, thousands of views), every frame is late by
+ * the repaint already, and a fixed slice would turn pacing against the
+ * clients: each ready client would get one 2 ms read between repaints
+ * of 100 ms or more, under 2% of the loop, so a client's requests, and
+ * the configures and frames it waits for, would crawl behind the
+ * repaint (the reads' share shrinks as the machine slows while every
+ * repaint grows, so a setup's time goes with the square of the
+ * slowdown). Scaled, a read is priced in the same slow CPU as the
+ * repaint, each ready client's share of a turn stays at least 1/9, and
+ * no read costs more than an eighth of what the last frame cost
+ * everyone. A client that makes the repaint dear (many views, inside
+ * the budgets) buys every client bigger reads, not itself alone, and no
+ * read costs others more than an eighth of a frame that client made.
  *
  * A repaint's page faults are counted too (getrusage(RUSAGE_THREAD),
  * twice a repaint): a fault on a hole of a client's pool is the one
@@ -90,6 +109,7 @@
 #define FRAME_NS 16000000ull
 /* Read pacing (above). */
 #define DISPATCH_SLICE_NS 2000000ull
+#define SLICE_OF_REPAINT 8	/* a read's slice: 1/8 of a slow repaint */
 #define READ_CAP_MIN 64u
 #define READ_CAP_START 512u
 #define READ_CAP_MAX 4096u
@@ -118,6 +138,7 @@ static struct {
 	struct wlseal_log_limit log;
 	/* Page faults: at the repaint's start, the last one's, the worst. */
 	unsigned long long faults_at, faults_last, faults_worst;
+	uint64_t repaint_last_ns;	/* the last repaint's CPU */
 } cpu;
 
 static unsigned long long thread_faults(void)
@@ -137,22 +158,24 @@ static uint64_t thread_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-/* A dispatch stretch of @spent ns read b->bytes_read: the next read's
- * cap (read pacing, above). */
+/* A dispatch stretch of @spent ns read b->bytes_read: the client's
+ * price of a KiB of requests (read pacing, above). */
 static void pace(struct wlseal_cpu_budget *b, uint64_t spent)
 {
-	uint64_t cost = spent * 1024 / b->bytes_read, cap;
+	uint64_t cost = spent * 1024 / b->bytes_read;
 
 	b->ns_per_kib -= b->ns_per_kib / 8;
 	if (cost > b->ns_per_kib)
 		b->ns_per_kib = cost;
-	cap = b->ns_per_kib ? DISPATCH_SLICE_NS * 1024 / b->ns_per_kib
-			    : READ_CAP_MAX;
-	if (cap < READ_CAP_MIN)
-		cap = READ_CAP_MIN;
-	if (cap > READ_CAP_MAX)
-		cap = READ_CAP_MAX;
-	b->read_cap = (uint32_t)cap;
+	b->priced = true;
+}
+
+/* What one read may cost (read pacing, above). */
+static uint64_t slice_ns(void)
+{
+	uint64_t scaled = cpu.repaint_last_ns / SLICE_OF_REPAINT;
+
+	return scaled > DISPATCH_SLICE_NS ? scaled : DISPATCH_SLICE_NS;
 }
 
 /* The stretch so far goes to its owner; @owner (and @a) from now on. */
@@ -180,6 +203,8 @@ static void switch_to(enum owner owner, struct wlseal_account *a)
 				pace(b, spent);
 			b->bytes_read = 0;
 		}
+		if (cpu.owner == REPAINT)
+			cpu.repaint_last_ns = spent;
 		if (spent > FRAME_NS)
 			w->over++;
 		if (spent > w->ns) {
@@ -211,10 +236,19 @@ void wlseal_cpu_loop(void)
 size_t wlseal_cpu_read_cap(struct wl_client *client)
 {
 	struct wlseal_account *a = wlseal_account_of(client);
+	uint64_t cap;
 
 	if (!a)
 		return READ_CAP_MAX;
-	return a->cpu.read_cap ? a->cpu.read_cap : READ_CAP_START;
+	if (!a->cpu.priced)
+		return READ_CAP_START;
+	cap = a->cpu.ns_per_kib ? slice_ns() * 1024 / a->cpu.ns_per_kib
+				: READ_CAP_MAX;
+	if (cap < READ_CAP_MIN)
+		cap = READ_CAP_MIN;
+	if (cap > READ_CAP_MAX)
+		cap = READ_CAP_MAX;
+	return (size_t)cap;
 }
 
 void wlseal_cpu_read_done(struct wl_client *client, size_t bytes)

@@ -34,11 +34,11 @@ struct wlseal_object_budget {
 struct wlseal_cpu_budget {
 	uint64_t ns;		/* dispatches and teardown together */
 	uint64_t worst_ns;	/* the longest single stretch */
-	/* Read pacing (cpu.c): what the next read of its socket may
-	 * bring, in bytes (0: READ_CAP_START); the CPU its requests cost
-	 * per KiB read, the dearest of late; the bytes read in the
-	 * current stretch. */
-	uint32_t read_cap;
+	/* Read pacing (cpu.c): whether a dispatch has priced its
+	 * requests yet (before: READ_CAP_START); the CPU they cost per
+	 * KiB read, the dearest of late; the bytes read in the current
+	 * stretch. */
+	bool priced;
 	uint64_t ns_per_kib;
 	uint64_t bytes_read;
 };
