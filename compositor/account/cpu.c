@@ -79,9 +79,9 @@
  * repaint (the reads' share shrinks as the machine slows while every
  * repaint grows, so a setup's time goes with the square of the
  * slowdown). Scaled, a read is priced in the same slow CPU as the
- * repaint, each ready client's share of a turn stays at least 1/9, and
- * no read costs more than an eighth of what the last frame cost
- * everyone. A client that makes the repaint dear (many views, inside
+ * repaint: each ready client gets a read worth an eighth of a repaint
+ * between two of them, and no read costs the others more than an
+ * eighth of what the last frame cost everyone. A client that makes the repaint dear (many views, inside
  * the budgets) buys every client bigger reads, not itself alone, and no
  * read costs others more than an eighth of a frame that client made.
  *
