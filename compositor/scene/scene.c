@@ -471,6 +471,7 @@ void wlseal_scene_map(struct wlseal_scene *scene, struct wlseal_scene_view *v)
 	v->mapped = true;
 	v->stack = &scene->views;
 	wl_list_insert(scene->views.prev, &v->link);	/* on top */
+	v->stacked = ++scene->stack_next;
 	damage_subtree(scene, v);
 	wl_signal_emit(&scene->map_signal, v);
 }
@@ -555,6 +556,26 @@ void wlseal_scene_place(struct wlseal_scene *scene,
 	wl_list_remove(&child->link);
 	wl_list_insert(after, &child->link);
 	child->stack = stack;
+}
+
+bool wlseal_scene_under(const struct wlseal_scene_view *a,
+			const struct wlseal_scene_view *b)
+{
+	return a->stacked < b->stacked;
+}
+
+/* Top-level views keep their order in @stacked without a walk of the
+ * list (which holds every client's windows): a view mapped gets the
+ * next number, a view put under another takes that one's number, ties
+ * broken by the list. The shells compare views of one client only. */
+void wlseal_scene_put_under(struct wlseal_scene *scene,
+			    struct wlseal_scene_view *v,
+			    struct wlseal_scene_view *ref)
+{
+	if (v == ref || v->parent || ref->parent || !v->mapped || !ref->mapped)
+		return;
+	wlseal_scene_place(scene, v, ref, false);
+	v->stacked = ref->stacked;
 }
 
 void wlseal_scene_move(struct wlseal_scene *scene,

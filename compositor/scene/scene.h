@@ -122,6 +122,10 @@ struct wlseal_scene_view {
 	struct wl_list link;		/* in *stack */
 	struct wl_list *stack;		/* scene.views, parent->below or ->above */
 	struct wlseal_scene_view *parent;	/* NULL: a top-level view */
+	/* A top-level view: when it went on top (wlseal_scene_map), or
+	 * the number of the view it was placed under: bigger is higher
+	 * (wlseal_scene_under). */
+	uint64_t stacked;
 	/* Child views drawn under and over this one, bottom first. */
 	struct wl_list below, above;
 	const struct wlseal_scene_source *source;
@@ -161,6 +165,7 @@ struct wlseal_scene {
 	pixman_region32_t damage;	/* output coords, since the last repaint */
 	pixman_region32_t prev_damage;	/* what the previous repaint drew */
 	unsigned int cascade_next;
+	uint64_t stack_next;	/* the next top-level view's stacked */
 	/* A view was mapped (after it got its place) or unmapped (data:
 	 * the view): the seat moves the keyboard focus (wl/seat.c). */
 	struct wl_signal map_signal, unmap_signal;
@@ -219,6 +224,15 @@ void wlseal_scene_add_child(struct wlseal_scene *scene,
 /* @child leaves its parent's stack (damaged if it showed). */
 void wlseal_scene_remove_child(struct wlseal_scene *scene,
 			       struct wlseal_scene_view *child);
+/* Whether top-level view @a is stacked under top-level view @b. */
+bool wlseal_scene_under(const struct wlseal_scene_view *a,
+			const struct wlseal_scene_view *b);
+/* Moves top-level view @view just under top-level view @ref (the
+ * shells: a parent window under its transient children); damages it
+ * if that changes the stacking. */
+void wlseal_scene_put_under(struct wlseal_scene *scene,
+			    struct wlseal_scene_view *view,
+			    struct wlseal_scene_view *ref);
 /* Moves @child just above or below @ref, a sibling or the parent itself;
  * damages it (and its children) if that changes the stacking. */
 void wlseal_scene_place(struct wlseal_scene *scene,

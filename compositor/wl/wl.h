@@ -287,6 +287,12 @@ struct wlseal_xdg_toplevel {
 	struct wl_resource *resource;
 	struct wlseal_xdg_surface *xs;	/* NULL once the xdg_surface is gone */
 	char *title;
+	/* xdg_toplevel.set_parent: the window this one is stacked above
+	 * (a dialog's), NULL for none; its children, linked by
+	 * child_link. All of one client (xdg-toplevel.c). */
+	struct wlseal_xdg_toplevel *parent;
+	struct wl_list children;
+	struct wl_list child_link;
 	struct wlseal_xdg_state wanted;	/* what the client asked for */
 	/* Configures on their way, oldest first. */
 	struct {

@@ -26,6 +26,20 @@
  * output, or larger, sits at its origin whole-sized, never cut off at
  * the right or bottom by the slot's offset.
  *
+ * set_parent stacks a window above its parent (a dialog over the window
+ * it belongs to): whenever a window maps or gets a parent, it and each
+ * of its ancestors in turn go under the lowest shown window of their
+ * subtree, so a parent that maps after its dialog (GTK sets a dialog's
+ * parent before either window maps, and which of the two maps first is
+ * a race) still ends under it. A parent not yet mapped is kept, as
+ * weston does, where the protocol text would drop it (only a mapped
+ * window may have children): the race would otherwise decide. When a
+ * mapped parent unmaps or goes, its children take its parent. Every
+ * walk is of the client's own windows (parent links, children lists;
+ * the scene's order is read from the views' numbers, not by walking
+ * its list of every client's windows): O(the subtree) at a map, O(the
+ * children) at an unmap, O(the depth) for the loop check.
+ *
  * The ACTIVATED state follows the seat's keyboard focus (seat.c picks
  * the toplevel, xdg-shell.c's role_activate brings it here). No
  * configure_bounds or wm_capabilities: xdg_wm_base is advertised at
@@ -201,6 +215,75 @@ static void place(struct wlseal_xdg_toplevel *tl)
 		     tl->acked.fullscreen ? " fullscreen" : "");
 }
 
+/* --- stacking above the parent (set_parent) ----------------------------- */
+
+static struct wlseal_scene_view *shown_view(struct wlseal_xdg_toplevel *tl)
+{
+	if (!tl->xs || !tl->xs->surface->view.mapped)
+		return NULL;
+	return &tl->xs->surface->view;
+}
+
+/* The lowest shown window among @tl's descendants, into *@low. The
+ * depth is bounded by the client's toplevels (its surface budget). */
+static void lowest_below(struct wlseal_xdg_toplevel *tl,
+			 struct wlseal_scene_view **low)
+{
+	struct wlseal_xdg_toplevel *c;
+
+	wl_list_for_each(c, &tl->children, child_link) {
+		struct wlseal_scene_view *v = shown_view(c);
+
+		if (v && (!*low || wlseal_scene_under(v, *low)))
+			*low = v;
+		lowest_below(c, low);
+	}
+}
+
+/* @tl, then each of its ancestors, goes under @low (the lowest shown
+ * window below it in the family) if it is above it; each one shown
+ * is the lowest for the next. */
+static void stack_under(struct wlseal_scene *scene,
+			struct wlseal_xdg_toplevel *tl,
+			struct wlseal_scene_view *low)
+{
+	for (; tl; tl = tl->parent) {
+		struct wlseal_scene_view *v = shown_view(tl);
+
+		if (!v)
+			continue;
+		if (low && wlseal_scene_under(low, v))
+			wlseal_scene_put_under(scene, v, low);
+		low = v;
+	}
+}
+
+static void unlink_parent(struct wlseal_xdg_toplevel *tl)
+{
+	if (tl->parent)
+		wl_list_remove(&tl->child_link);
+	wl_list_init(&tl->child_link);
+	tl->parent = NULL;
+}
+
+static void link_parent(struct wlseal_xdg_toplevel *tl,
+			struct wlseal_xdg_toplevel *parent)
+{
+	unlink_parent(tl);
+	tl->parent = parent;
+	if (parent)
+		wl_list_insert(parent->children.prev, &tl->child_link);
+}
+
+/* @tl unmapped or goes: its children take its parent. */
+static void orphan_children(struct wlseal_xdg_toplevel *tl)
+{
+	struct wlseal_xdg_toplevel *c, *tmp;
+
+	wl_list_for_each_safe(c, tmp, &tl->children, child_link)
+		link_parent(c, tl->parent);
+}
+
 static void unmap(struct wlseal_xdg_toplevel *tl)
 {
 	struct wlseal_surface *s = tl->xs ? tl->xs->surface : NULL;
@@ -208,6 +291,7 @@ static void unmap(struct wlseal_xdg_toplevel *tl)
 	if (s && s->view.mapped) {
 		wlseal_scene_unmap(&s->server->scene, &s->view);
 		wlseal_scene_request_frame(&s->server->scene);
+		orphan_children(tl);
 	}
 }
 
@@ -220,7 +304,12 @@ static void map(struct wlseal_xdg_toplevel *tl)
 	const struct wlseal_output_info *out = &s->server->output;
 	int64_t w, h;
 
+	struct wlseal_scene_view *low = NULL;
+
 	wlseal_scene_map(&s->server->scene, &s->view);
+	/* On top, but under its dialogs mapped before it. */
+	lowest_below(tl, &low);
+	stack_under(&s->server->scene, tl, low);
 	/* A window on screen: its connection is never evicted to make room
 	 * for new ones (account/connections.c). */
 	wlseal_connections_mark_mapped(wl_resource_get_client(s->resource));
@@ -300,8 +389,30 @@ static void toplevel_destroy(struct wl_client *c, struct wl_resource *r)
 }
 
 static void toplevel_set_parent(struct wl_client *c, struct wl_resource *r,
-				struct wl_resource *parent)
+				struct wl_resource *parent_resource)
 {
+	struct wlseal_xdg_toplevel *tl = wl_resource_get_user_data(r);
+	struct wlseal_xdg_toplevel *parent =
+		parent_resource ? wl_resource_get_user_data(parent_resource) : NULL;
+	struct wlseal_scene_view *low;
+
+	for (struct wlseal_xdg_toplevel *a = parent; a; a = a->parent)
+		if (a == tl) {
+			wl_resource_post_error(r, XDG_TOPLEVEL_ERROR_INVALID_PARENT,
+					       parent == tl ? "a toplevel cannot be its own parent" :
+					       "the parent is a descendant of this toplevel");
+			return;
+		}
+	if (parent == tl->parent)
+		return;
+	link_parent(tl, parent);
+	if (!parent || !tl->xs)
+		return;
+	/* Its parent and their ancestors go under it, or under its
+	 * lowest shown descendant. */
+	low = shown_view(tl);
+	lowest_below(tl, &low);
+	stack_under(&tl->xs->surface->server->scene, parent, low);
 }
 
 static void toplevel_set_title(struct wl_client *c, struct wl_resource *r,
@@ -458,6 +569,9 @@ static void toplevel_resource_destroy(struct wl_resource *r)
 	if (tl->xs)
 		tl->xs->toplevel = NULL;
 	unmap(tl);
+	/* Children of a window that never mapped keep a parent too. */
+	orphan_children(tl);
+	unlink_parent(tl);
 	free(tl->title);
 	free(tl);
 }
@@ -480,6 +594,8 @@ void wlseal_xdg_toplevel_create(struct wlseal_xdg_surface *xs,
 		return;
 	}
 	tl->xs = xs;
+	wl_list_init(&tl->children);
+	wl_list_init(&tl->child_link);
 	wl_signal_init(&tl->destroy_signal);
 	wl_signal_init(&tl->changed_signal);
 	xs->toplevel = tl;

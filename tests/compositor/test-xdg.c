@@ -538,6 +538,76 @@ static void test_place_cascade(void)
 	t_stop(&t);
 }
 
+/*
+ * set_parent: a dialog whose parent was set before either window mapped
+ * (as GTK does), and which maps first, still ends above its parent when
+ * the parent maps after it (the cascade puts the parent one slot down
+ * and right, over the dialog's lower right corner: without set_parent
+ * the parent covers it there). A window of another family maps on top
+ * of both. The parent goes while the dialog lives; a loop is an error.
+ */
+static void test_parent(void)
+{
+	/* static: the harness cleans up through pointers at exit */
+	static struct t t;
+	static struct win parent, dialog, other, a, b;
+	const int x0 = CASCADE_X0, x1 = CASCADE_X0 + CASCADE_STEP;
+	int x, y;
+
+	t_start(&t);
+	win_create(&t, &parent);
+	win_create(&t, &dialog);
+	xdg_toplevel_set_parent(dialog.tl, parent.tl);
+	win_initial_commit(&parent);
+	win_initial_commit(&dialog);
+	win_draw(&dialog, 100, 80, GREEN);
+	expect_mapped_at(&t, x0, x0, "the dialog, first");
+	win_draw(&parent, 100, 80, RED);
+	expect_mapped_at(&t, x1, x1, "its parent, after it");
+	screenshot(&t);
+	expect_rect(&t, x1, x1, x0 + 100 - x1, x0 + 80 - x1, GREEN,
+		    "the dialog above its parent where they overlap");
+	expect_rect(&t, x0 + 100, x1, x1 + 100 - (x0 + 100), 80, RED,
+		    "the parent beside the dialog");
+	expect_rect(&t, x0, x0, 100, x1 - x0, GREEN, "the dialog's top");
+
+	/* Another window (no parent) goes on top of both. */
+	win_create(&t, &other);
+	win_initial_commit(&other);
+	win_draw(&other, 100, 80, BLUE);
+	wait_mapped(&t, &x, &y, "a third window");
+	screenshot(&t);
+	expect_rect(&t, x, y, 100, 80, BLUE, "the third window on top");
+	expect_rect(&t, x1, x1, x0 + 100 - x1, x0 + 80 - x1, GREEN,
+		    "the dialog still above its parent");
+
+	/* The parent goes; its dialog lives on, and is redrawn. */
+	xdg_toplevel_destroy(parent.tl);
+	parent.tl = NULL;
+	show(&t, dialog.s, 100, 80, YELLOW);
+	check(wl_display_roundtrip(t.display) >= 0,
+	      "the dialog's commit after its parent went (%s)", last_client_log);
+	screenshot(&t);
+	expect_rect(&t, x0, x0, 100, x1 - x0, YELLOW,
+		    "the dialog after its parent went");
+	xdg_toplevel_set_parent(dialog.tl, NULL);
+	check(wl_display_roundtrip(t.display) >= 0,
+	      "set_parent(NULL) after the parent went (%s)", last_client_log);
+
+	/* b's parent is a; a's parent b would be a loop. */
+	win_create(&t, &a);
+	win_create(&t, &b);
+	xdg_toplevel_set_parent(b.tl, a.tl);
+	xdg_toplevel_set_parent(a.tl, b.tl);
+	expect_error(&t, "a loop of parents", "xdg_toplevel",
+		     XDG_TOPLEVEL_ERROR_INVALID_PARENT);
+	win_create(&t, &a);
+	xdg_toplevel_set_parent(a.tl, a.tl);
+	expect_error(&t, "a toplevel its own parent", "xdg_toplevel",
+		     XDG_TOPLEVEL_ERROR_INVALID_PARENT);
+	t_stop(&t);
+}
+
 /* wl_output, bound at the version advertised. */
 struct out {
 	uint32_t version;
@@ -867,6 +937,7 @@ static const struct harness_test tests[] = {
 	{ "xdg-geometry", test_geometry },
 	{ "xdg-place-output-sized", test_place_output_sized },
 	{ "xdg-place-cascade", test_place_cascade },
+	{ "xdg-parent", test_parent },
 	{ "output-v4", test_output },
 	{ "xdg-decoration", test_decoration },
 	{ "app-mpv-fullscreen", test_mpv_fullscreen },
