@@ -37,8 +37,16 @@
  * mapped parent unmaps or goes, its children take its parent. Every
  * walk is of the client's own windows (parent links, children lists;
  * the scene's order is read from the views' numbers, not by walking
- * its list of every client's windows): O(the subtree) at a map, O(the
- * children) at an unmap, O(the depth) for the loop check.
+ * its list of every client's windows), and none goes further than
+ * FAMILY_WALK windows: up the parents (the loop check, the stacking)
+ * or down a subtree (its lowest shown window). A hostile client's
+ * chain of 4000 windows would otherwise make each 12-byte set_parent
+ * walk 4000 of them. A parent whose ancestors go further up than that
+ * is not linked (the window stacks as one without a parent; no loop
+ * can form through a link never made), and a family larger than that
+ * below one window is stacked by the first FAMILY_WALK of it, depth
+ * first: dialogs come by the handful. An unmap reparents O(the
+ * children).
  *
  * The ACTIVATED state follows the seat's keyboard focus (seat.c picks
  * the toplevel, xdg-shell.c's role_activate brings it here). No
@@ -224,20 +232,33 @@ static struct wlseal_scene_view *shown_view(struct wlseal_xdg_toplevel *tl)
 	return &tl->xs->surface->view;
 }
 
-/* The lowest shown window among @tl's descendants, into *@low. The
- * depth is bounded by the client's toplevels (its surface budget). */
-static void lowest_below(struct wlseal_xdg_toplevel *tl,
-			 struct wlseal_scene_view **low)
+/* How far a walk of one family goes (above). */
+#define FAMILY_WALK 64
+
+/* The lowest shown window among @tl's descendants (the first *@left of
+ * them, depth first), into *@low. */
+static void lowest_in(struct wlseal_xdg_toplevel *tl,
+		      struct wlseal_scene_view **low, int *left)
 {
 	struct wlseal_xdg_toplevel *c;
 
 	wl_list_for_each(c, &tl->children, child_link) {
 		struct wlseal_scene_view *v = shown_view(c);
 
+		if ((*left)-- <= 0)
+			return;
 		if (v && (!*low || wlseal_scene_under(v, *low)))
 			*low = v;
-		lowest_below(c, low);
+		lowest_in(c, low, left);
 	}
+}
+
+static void lowest_below(struct wlseal_xdg_toplevel *tl,
+			 struct wlseal_scene_view **low)
+{
+	int left = FAMILY_WALK;
+
+	lowest_in(tl, low, &left);
 }
 
 /* @tl, then each of its ancestors, goes under @low (the lowest shown
@@ -247,7 +268,7 @@ static void stack_under(struct wlseal_scene *scene,
 			struct wlseal_xdg_toplevel *tl,
 			struct wlseal_scene_view *low)
 {
-	for (; tl; tl = tl->parent) {
+	for (int n = 0; tl && n < FAMILY_WALK; tl = tl->parent, n++) {
 		struct wlseal_scene_view *v = shown_view(tl);
 
 		if (!v)
@@ -395,14 +416,22 @@ static void toplevel_set_parent(struct wl_client *c, struct wl_resource *r,
 	struct wlseal_xdg_toplevel *parent =
 		parent_resource ? wl_resource_get_user_data(parent_resource) : NULL;
 	struct wlseal_scene_view *low;
+	int n = 0;
 
-	for (struct wlseal_xdg_toplevel *a = parent; a; a = a->parent)
+	for (struct wlseal_xdg_toplevel *a = parent; a; a = a->parent) {
 		if (a == tl) {
 			wl_resource_post_error(r, XDG_TOPLEVEL_ERROR_INVALID_PARENT,
 					       parent == tl ? "a toplevel cannot be its own parent" :
 					       "the parent is a descendant of this toplevel");
 			return;
 		}
+		if (++n > FAMILY_WALK) {
+			wlseal_debug("set_parent pid=%d: the parent has more than %d ancestors, not linked",
+				     (int)wlseal_client_pid(c), FAMILY_WALK);
+			parent = NULL;
+			break;
+		}
+	}
 	if (parent == tl->parent)
 		return;
 	link_parent(tl, parent);

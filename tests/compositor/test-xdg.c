@@ -546,11 +546,13 @@ static void test_place_cascade(void)
  * the parent covers it there). A window of another family maps on top
  * of both. The parent goes while the dialog lives; a loop is an error.
  */
+#define CHAIN 66
+
 static void test_parent(void)
 {
 	/* static: the harness cleans up through pointers at exit */
 	static struct t t;
-	static struct win parent, dialog, other, a, b;
+	static struct win parent, dialog, other, a, b, chain[CHAIN];
 	const int x0 = CASCADE_X0, x1 = CASCADE_X0 + CASCADE_STEP;
 	int x, y;
 
@@ -604,6 +606,27 @@ static void test_parent(void)
 	win_create(&t, &a);
 	xdg_toplevel_set_parent(a.tl, a.tl);
 	expect_error(&t, "a toplevel its own parent", "xdg_toplevel",
+		     XDG_TOPLEVEL_ERROR_INVALID_PARENT);
+
+	/* A chain: chain[i]'s parent is chain[i - 1]. The walks stop at
+	 * 64 windows: a parent with 65 ancestors is not linked (the loop
+	 * it would close is never made), one with 64 is checked whole. */
+	for (int i = 0; i < CHAIN; i++) {
+		win_create(&t, &chain[i]);
+		if (i > 0)
+			xdg_toplevel_set_parent(chain[i].tl, chain[i - 1].tl);
+	}
+	xdg_toplevel_set_parent(chain[0].tl, chain[CHAIN - 1].tl);
+	last_client_log[0] = 0;
+	check(wl_display_roundtrip(t.display) >= 0,
+	      "a parent with %d ancestors: no error (%s)", CHAIN - 1,
+	      last_client_log);
+	check(proc_wait(&t.c.p, &t.log_from, "ancestors, not linked", TIMEOUT_MS,
+			NULL, 0),
+	      "a parent with %d ancestors: not linked (the compositor says so)",
+	      CHAIN - 1);
+	xdg_toplevel_set_parent(chain[0].tl, chain[CHAIN - 2].tl);
+	expect_error(&t, "a loop through 65 windows", "xdg_toplevel",
 		     XDG_TOPLEVEL_ERROR_INVALID_PARENT);
 	t_stop(&t);
 }
