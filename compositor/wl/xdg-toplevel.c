@@ -324,7 +324,6 @@ static void map(struct wlseal_xdg_toplevel *tl)
 	struct wlseal_xdg_frame f = frame_in(tl, tl->acked);
 	const struct wlseal_output_info *out = &s->server->output;
 	int64_t w, h;
-
 	struct wlseal_scene_view *low = NULL;
 
 	wlseal_scene_map(&s->server->scene, &s->view);
