@@ -25,7 +25,8 @@ enum {
 	OP_DAMAGE, OP_DAMAGE_BUFFER, OP_RESTACK, OP_POSITION, OP_VIEWPORT,
 	OP_TRANSFORM, OP_FEEDBACK, OP_FRAME, OP_REGION, OP_ATTACH,
 	OP_MAPCYCLE, OP_SYNC, OP_COMMIT, OP_CHURN, OP_TOPLEVEL, OP_SEAT,
-	OP_DATA, OP_POPUP, OP_POOL, OP_OUTPUTS, OP_DECORATION, OP_RECONNECT,
+	OP_DATA, OP_POPUP, OP_POOL, OP_OUTPUTS, OP_DECORATION, OP_PARENT,
+	OP_RECONNECT,
 	OP_KINDS
 };
 
@@ -55,6 +56,7 @@ static const struct {
 	[OP_POOL] = { "pool", 100, "a sealed pool, buffers made and destroyed, resize" },
 	[OP_OUTPUTS] = { "outputs", 64, "release wl_output binds and bind again (each bind is answered with its events)" },
 	[OP_DECORATION] = { "decoration", 100, "a toplevel of its own with a decoration, set_mode/unset_mode (each a configure)" },
+	[OP_PARENT] = { "parent", 400, "a family of up to 100 toplevels of its own (a: its size; b: the mapped toplevel is its root or its leaf), set_parent among them and the mapped one" },
 	[OP_RECONNECT] = { "reconnect", 1, "disconnect (tearing down all of the standing state) and build it again" },
 };
 
@@ -590,6 +592,60 @@ static void op_decoration(struct sclient *c, const struct op *op)
 	sc_req(c, s, WL_SURFACE_DESTROY, "");
 }
 
+/* Toplevels made by op_parent: more than the compositor's walk of a
+ * family (64, compositor/wl/xdg-toplevel.c), so its cut-off is met. */
+#define FAMILY 100
+
+/*
+ * set_parent storms: a family of op->a % FAMILY + 1 toplevels, never
+ * mapped, and the standing (mapped) toplevel with them, each set_parent
+ * walking up its new parent's ancestors (the loop check) and, for the
+ * mapped one, stacking it above them. Every link goes from a later
+ * window to an earlier one in one order (b & 1: the mapped toplevel
+ * first, the root; else last, a leaf), so no request makes a loop and
+ * the connection is never disconnected for one.
+ */
+static void op_parent(struct sclient *c, const struct op *op)
+{
+	uint32_t s[FAMILY], xs[FAMILY], tl[FAMILY];
+	int n = 1 + op->a % FAMILY;
+	bool root = op->b & 1;
+
+	for (int i = 0; i < n; i++) {
+		s[i] = sc_req(c, c->compositor, WL_COMPOSITOR_CREATE_SURFACE, "n", K_OTHER);
+		xs[i] = sc_req(c, c->wm_base, XDG_WM_BASE_GET_XDG_SURFACE, "no",
+			       K_OTHER, (int)s[i]);
+		tl[i] = sc_req(c, xs[i], XDG_SURFACE_GET_TOPLEVEL, "n", K_OTHER);
+		sc_req(c, tl[i], XDG_TOPLEVEL_SET_PARENT, "o",
+		       i ? (int)tl[i - 1] : root ? (int)c->toplevel : 0);
+	}
+	for (int k = 0; k < op->n; k++) {
+		uint32_t h = mix(op->a, op->b, k);
+		int i = (int)((h >> 2) % (uint32_t)n);
+		int j = i ? (int)((h >> 12) % (uint32_t)i) : -1;
+
+		if (root) {
+			/* window i under an earlier one, or the root */
+			sc_req(c, tl[i], XDG_TOPLEVEL_SET_PARENT, "o",
+			       h & 1 && j >= 0 ? (int)tl[j] : (int)c->toplevel);
+		} else if (h & 1) {
+			/* the mapped leaf under any of them, or none */
+			sc_req(c, c->toplevel, XDG_TOPLEVEL_SET_PARENT, "o",
+			       h & 2 ? (int)tl[i] : 0);
+		} else {
+			sc_req(c, tl[i], XDG_TOPLEVEL_SET_PARENT, "o",
+			       j >= 0 ? (int)tl[j] : 0);
+		}
+	}
+	sc_req(c, c->toplevel, XDG_TOPLEVEL_SET_PARENT, "o", 0);
+	for (int i = n - 1; i >= 0; i--) {
+		sc_req(c, tl[i], XDG_TOPLEVEL_DESTROY, "");
+		sc_req(c, xs[i], XDG_SURFACE_DESTROY, "");
+		sc_req(c, s[i], WL_SURFACE_DESTROY, "");
+	}
+	sc_req(c, c->surface, WL_SURFACE_COMMIT, "");
+}
+
 /* Connect client @c again and build its standing state. */
 static int rebuild(struct stall_env *e, struct sclient *c)
 {
@@ -641,6 +697,7 @@ int op_run(struct stall_env *e, struct op *op)
 	case OP_POOL: op_pool(c, op); break;
 	case OP_OUTPUTS: op_outputs(c, op); break;
 	case OP_DECORATION: op_decoration(c, op); break;
+	case OP_PARENT: op_parent(c, op); break;
 	case OP_RECONNECT: {
 		/* the teardown: close, and the compositor's answer to
 		 * another connection (or the new one) says it is done */
