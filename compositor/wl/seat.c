@@ -16,8 +16,8 @@
  * is: input/ reads none yet, an embedder may add one (tests/wlcs/).
  *
  * Keyboard focus goes to a toplevel (a surface whose role sets
- * role_activate, xdg-shell.c): the newest one mapped, or the one a
- * button press lands on (its subsurfaces count as it: the focus is the
+ * role_activate, xdg-shell.c): the newest one mapped (or, when it
+ * mapped under a dialog of its own, that dialog: its role_front), or the one a button press lands on (its subsurfaces count as it: the focus is the
  * root surface). When the focused toplevel is unmapped or destroyed,
  * the topmost remaining one gets the focus. The focused toplevel is
  * sent the activated state. Without a keyboard nothing has the focus,
@@ -34,7 +34,9 @@
  *
  * Work per event is bounded by the acting client's own state. A map or
  * unmap costs the seat O(1) (the keyboard focus: the newest toplevel,
- * or the topmost, which is the scene's top view) plus O(depth) for a
+ * or the topmost, which is the scene's top view) plus O(64) for a
+ * window mapped under its dialogs (the mapping client's own family)
+ * plus O(depth) for a
  * pointer focus that was hidden; finding the surface under the cursor,
  * a walk of every client's views, waits for the next frame and runs
  * once whatever the changes (pointer.c), and not at all without a
@@ -266,14 +268,18 @@ static void view_mapped(struct wl_listener *l, void *data)
 {
 	struct wlseal_seat *seat = wl_container_of(l, seat, view_mapped);
 	struct wlseal_scene_view *v = data;
+	struct wlseal_surface *s, *front;
 
-	/* The newest toplevel gets the keyboard. Only a top-level view is
-	 * sure to be a surface's: a child may be a window frame's. A
-	 * popup grab held the keyboard: the new window breaks it (its
-	 * popups are dismissed, O(chain length)), after it was made the
-	 * focus, so that the keyboard goes straight to it. */
-	if (!v->parent && view_surface(v)->role_activate) {
-		set_keyboard_focus(seat, view_surface(v));
+	/* The newest toplevel gets the keyboard, or the dialog it maps
+	 * under (role_front: O(64), the bounded walk of a family). Only a
+	 * top-level view is sure to be a surface's: a child may be a
+	 * window frame's. A popup grab held the keyboard: the new window
+	 * breaks it (its popups are dismissed, O(chain length)), after it
+	 * was made the focus, so that the keyboard goes straight to it. */
+	s = v->parent ? NULL : view_surface(v);
+	if (s && s->role_activate) {
+		front = s->role_front ? s->role_front(s) : s;
+		set_keyboard_focus(seat, front->role_activate ? front : s);
 		if (seat->grab)
 			seat->grab->impl->dismiss(seat->grab);
 	}

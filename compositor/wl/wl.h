@@ -158,6 +158,11 @@ struct wlseal_surface {
 	 * surface keyboard focus or takes it away; NULL: the surface can
 	 * never have it. */
 	void (*role_activate)(struct wlseal_surface *surface, bool activated);
+	/* Role (xdg_toplevel, through xdg-shell.c): the window that takes
+	 * the keyboard focus when this one maps, the one the user sees in
+	 * front of its family: its topmost shown dialog (set_parent), which
+	 * it maps under, or itself. NULL: itself. */
+	struct wlseal_surface *(*role_front)(struct wlseal_surface *surface);
 	/* Role (xdg_surface): a buffer is attached; false: the role
 	 * refused it with a protocol error, and the attach is dropped. */
 	bool (*role_attach)(struct wlseal_surface *surface);
@@ -347,6 +352,10 @@ struct wlseal_xdg_toplevel *wlseal_xdg_toplevel_from_resource(struct wl_resource
 /* Sends xdg_toplevel.configure and xdg_surface.configure, unless the
  * initial commit has not come yet (its answer is the first configure). */
 void wlseal_xdg_toplevel_configure(struct wlseal_xdg_toplevel *tl);
+/* The window in front of @tl's family, @tl's own surface when no dialog
+ * of it is shown (xdg-shell.c's role_front). O(64): the walk of a
+ * family is bounded (xdg-toplevel.c). */
+struct wlseal_surface *wlseal_xdg_toplevel_front(struct wlseal_xdg_toplevel *tl);
 /* The seat's focus came or went (xdg-shell.c's role_activate): a
  * configure with or without the activated state. */
 void wlseal_xdg_toplevel_set_activated(struct wlseal_xdg_toplevel *tl,

@@ -48,6 +48,14 @@ static void xdg_surface_role_activate(struct wlseal_surface *s, bool activated)
 		wlseal_xdg_toplevel_set_activated(xs->toplevel, activated);
 }
 
+/* The window in front of the toplevel's family (set_parent). */
+static struct wlseal_surface *xdg_surface_role_front(struct wlseal_surface *s)
+{
+	struct wlseal_xdg_surface *xs = s->role;
+
+	return xs->toplevel ? wlseal_xdg_toplevel_front(xs->toplevel) : s;
+}
+
 /* "Any attempts by a client to attach or manipulate a buffer prior to
  * the first xdg_surface.configure call must also be treated as errors"
  * (xdg_surface): a buffer attached before the role answered the
@@ -127,6 +135,7 @@ static void xdg_surface_get_toplevel(struct wl_client *client,
 	/* Only a toplevel takes keyboard focus (popups never show). */
 	if (xs->toplevel && xs->surface) {
 		xs->surface->role_activate = xdg_surface_role_activate;
+		xs->surface->role_front = xdg_surface_role_front;
 		xs->surface->role_place = xdg_surface_role_place;
 		xs->surface->role_move = xdg_surface_role_move;
 		xs->surface->role_resize = xdg_surface_role_resize;
@@ -218,6 +227,7 @@ static void xdg_surface_detach(struct wlseal_xdg_surface *xs)
 	/* Before the unmap: the seat, losing its focus there, must not
 	 * configure what is going. */
 	xs->surface->role_activate = NULL;
+	xs->surface->role_front = NULL;
 	xs->surface->role_place = NULL;
 	xs->surface->role_move = NULL;
 	xs->surface->role_resize = NULL;

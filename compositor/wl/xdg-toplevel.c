@@ -235,30 +235,44 @@ static struct wlseal_scene_view *shown_view(struct wlseal_xdg_toplevel *tl)
 /* How far a walk of one family goes (above). */
 #define FAMILY_WALK 64
 
-/* The lowest shown window among @tl's descendants (the first *@left of
- * them, depth first), into *@low. */
-static void lowest_in(struct wlseal_xdg_toplevel *tl,
-		      struct wlseal_scene_view **low, int *left)
+/* The lowest (@highest: the highest) shown window among @tl's
+ * descendants (the first *@left of them, depth first), into *@best. */
+static void extreme_in(struct wlseal_xdg_toplevel *tl, bool highest,
+		       struct wlseal_xdg_toplevel **best, int *left)
 {
 	struct wlseal_xdg_toplevel *c;
 
 	wl_list_for_each(c, &tl->children, child_link) {
 		struct wlseal_scene_view *v = shown_view(c);
+		struct wlseal_scene_view *b = *best ? shown_view(*best) : NULL;
 
 		if ((*left)-- <= 0)
 			return;
-		if (v && (!*low || wlseal_scene_under(v, *low)))
-			*low = v;
-		lowest_in(c, low, left);
+		if (v && (!b || (highest ? wlseal_scene_under(b, v) :
+					   wlseal_scene_under(v, b))))
+			*best = c;
+		extreme_in(c, highest, best, left);
 	}
 }
 
-static void lowest_below(struct wlseal_xdg_toplevel *tl,
-			 struct wlseal_scene_view **low)
+/* The lowest shown window below @tl in its family, or NULL. */
+static struct wlseal_scene_view *lowest_below(struct wlseal_xdg_toplevel *tl)
 {
+	struct wlseal_xdg_toplevel *low = NULL;
 	int left = FAMILY_WALK;
 
-	lowest_in(tl, low, &left);
+	extreme_in(tl, false, &low, &left);
+	return low ? shown_view(low) : NULL;
+}
+
+/* The highest shown window below @tl in its family, or NULL. */
+static struct wlseal_xdg_toplevel *highest_below(struct wlseal_xdg_toplevel *tl)
+{
+	struct wlseal_xdg_toplevel *high = NULL;
+	int left = FAMILY_WALK;
+
+	extreme_in(tl, true, &high, &left);
+	return high;
 }
 
 /* @tl, then each of its ancestors, goes under @low (the lowest shown
@@ -277,6 +291,13 @@ static void stack_under(struct wlseal_scene *scene,
 			wlseal_scene_put_under(scene, v, low);
 		low = v;
 	}
+}
+
+struct wlseal_surface *wlseal_xdg_toplevel_front(struct wlseal_xdg_toplevel *tl)
+{
+	struct wlseal_xdg_toplevel *high = highest_below(tl);
+
+	return high ? high->xs->surface : tl->xs->surface;
 }
 
 static void unlink_parent(struct wlseal_xdg_toplevel *tl)
@@ -324,12 +345,12 @@ static void map(struct wlseal_xdg_toplevel *tl)
 	struct wlseal_xdg_frame f = frame_in(tl, tl->acked);
 	const struct wlseal_output_info *out = &s->server->output;
 	int64_t w, h;
-	struct wlseal_scene_view *low = NULL;
 
+	/* The seat gives the keyboard to wlseal_xdg_toplevel_front()
+	 * here: the topmost of its dialogs mapped before it, if any. */
 	wlseal_scene_map(&s->server->scene, &s->view);
-	/* On top, but under its dialogs mapped before it. */
-	lowest_below(tl, &low);
-	stack_under(&s->server->scene, tl, low);
+	/* On top, but under those dialogs. */
+	stack_under(&s->server->scene, tl, lowest_below(tl));
 	/* A window on screen: its connection is never evicted to make room
 	 * for new ones (account/connections.c). */
 	wlseal_connections_mark_mapped(wl_resource_get_client(s->resource));
@@ -414,7 +435,7 @@ static void toplevel_set_parent(struct wl_client *c, struct wl_resource *r,
 	struct wlseal_xdg_toplevel *tl = wl_resource_get_user_data(r);
 	struct wlseal_xdg_toplevel *parent =
 		parent_resource ? wl_resource_get_user_data(parent_resource) : NULL;
-	struct wlseal_scene_view *low;
+	struct wlseal_scene_view *low, *d;
 	int n = 0;
 
 	for (struct wlseal_xdg_toplevel *a = parent; a; a = a->parent) {
@@ -439,7 +460,9 @@ static void toplevel_set_parent(struct wl_client *c, struct wl_resource *r,
 	/* Its parent and their ancestors go under it, or under its
 	 * lowest shown descendant. */
 	low = shown_view(tl);
-	lowest_below(tl, &low);
+	d = lowest_below(tl);
+	if (d && (!low || wlseal_scene_under(d, low)))
+		low = d;
 	stack_under(&tl->xs->surface->server->scene, parent, low);
 }
 

@@ -221,6 +221,71 @@ static void test_keys(void)
 }
 
 /*
+ * A window that maps under a dialog of its own (the dialog's parent set
+ * before either mapped, the dialog mapped first, as GTK may) leaves the
+ * keyboard with the dialog, which the user sees in front: the parent
+ * is never entered nor activated. A window of another family takes the
+ * keyboard as usual; when the dialog goes, the topmost left has it.
+ */
+static void test_dialog_focus(void)
+{
+	static struct sc sc;
+	static struct win parent, dialog, other;
+	int x, y, configures;
+
+	sc_start(&sc, 8);
+	sc_keyboard(&sc);
+	win_create(&sc.t, &parent);
+	win_create(&sc.t, &dialog);
+	sc.named[0] = parent.s;
+	sc.named[1] = dialog.s;
+	xdg_toplevel_set_parent(dialog.tl, parent.tl);
+	win_initial_commit(&parent);
+	win_initial_commit(&dialog);
+	win_draw(&dialog, 40, 40, GREEN);
+	wait_mapped(&sc.t, &x, &y, "the dialog");
+	expect(&sc, "kb-", "kb-enter B keys");
+	expect_activated(&sc, &dialog, true, "the dialog, mapped first");
+	configures = parent.configures;
+	win_draw(&parent, 60, 60, RED);
+	wait_mapped(&sc.t, &x, &y, "its parent");
+	/* The map's events came before the answer to this roundtrip. */
+	if (wl_display_roundtrip(sc.t.display) < 0)
+		fail("after the parent mapped: %s", last_client_log);
+	check(!strstr(sc.log + sc.from, "kb-"),
+	      "the parent mapped under its dialog: no keyboard enter or leave (%s)",
+	      sc.log + sc.from);
+	/* Keys go to the focus the client was last entered on: the dialog. */
+	fifo_key(&sc.f, KEY_P, 1);
+	fifo_key(&sc.f, KEY_P, 0);
+	expect(&sc, "key", "key 25 pressed");
+	expect(&sc, "key", "key 25 released");
+	check(dialog.activated && !parent.activated && parent.configures == configures,
+	      "the dialog still activated, the parent never (%d configures)",
+	      parent.configures - configures);
+
+	/* Another family's window takes the keyboard; the dialog goes:
+	 * the topmost left (the other window) keeps it. */
+	win_create(&sc.t, &other);
+	sc.named[2] = other.s;
+	win_initial_commit(&other);
+	win_draw(&other, 30, 30, BLUE);
+	wait_mapped(&sc.t, &x, &y, "another window");
+	expect(&sc, "kb-", "kb-leave B");
+	expect(&sc, "kb-", "kb-enter C keys");
+	xdg_toplevel_destroy(other.tl);
+	xdg_surface_destroy(other.xs);
+	wl_surface_destroy(other.s);
+	expect(&sc, "kb-", "kb-leave (destroyed)");
+	expect(&sc, "kb-", "kb-enter B keys");
+	xdg_toplevel_destroy(dialog.tl);
+	expect(&sc, "kb-", "kb-leave B");
+	expect(&sc, "kb-", "kb-enter A keys");
+	expect_activated(&sc, &parent, true, "the parent, its dialog gone");
+	sc_stop(&sc);
+}
+
+/*
  * Surface-local positions, enter and leave between two windows, an
  * input region, buttons, click-to-focus, the wheel, frames, a
  * subsurface.
@@ -813,6 +878,7 @@ static void test_selection(void)
 static const struct harness_test tests[] = {
 	{ "input-keymap", test_keymap },
 	{ "input-keys", test_keys },
+	{ "input-dialog-focus", test_dialog_focus },
 	{ "input-pointer", test_pointer },
 	{ "input-move", test_move },
 	{ "input-resize", test_resize },
