@@ -264,13 +264,10 @@ static void test_dialog_focus(void)
 	      "the dialog still activated, the parent never (%d configures)",
 	      parent.configures - configures);
 
-	/* Another family's window takes the keyboard; the dialog goes:
-	 * the topmost left (the other window) keeps it. */
-	win_create(&sc.t, &other);
-	sc.named[2] = other.s;
-	win_initial_commit(&other);
-	win_draw(&other, 30, 30, BLUE);
-	wait_mapped(&sc.t, &x, &y, "another window");
+	/* Another family's window takes the keyboard; as it goes, the
+	 * topmost left (the dialog) gets it, and as the dialog goes, its
+	 * parent. */
+	sc_window(&sc, &other, 2, 30, BLUE, &x, &y);
 	expect(&sc, "kb-", "kb-leave B");
 	expect(&sc, "kb-", "kb-enter C keys");
 	xdg_toplevel_destroy(other.tl);
