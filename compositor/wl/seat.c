@@ -17,12 +17,13 @@
  *
  * Keyboard focus goes to a toplevel (a surface whose role sets
  * role_activate, xdg-shell.c): the newest one mapped (or, when it
- * mapped under a dialog of its own, that dialog: its role_front), or the one a button press lands on (its subsurfaces count as it: the focus is the
- * root surface). When the focused toplevel is unmapped or destroyed,
- * the topmost remaining one gets the focus. The focused toplevel is
- * sent the activated state. Without a keyboard nothing has the focus,
- * and no toplevel is activated: a seat with no devices (the host tests
- * without --input) leaves configures as they were.
+ * mapped under a dialog of its own, that dialog: its role_front), or
+ * the one a button press lands on (its subsurfaces count as it: the
+ * focus is the root surface). When the focused toplevel is unmapped
+ * or destroyed, the topmost remaining one gets the focus. The focused
+ * toplevel is sent the activated state. Without a keyboard nothing
+ * has the focus, and no toplevel is activated: a seat with no devices
+ * (the host tests without --input) leaves configures as they were.
  *
  * A popup grab (xdg-popup.c hands it over with wlseal_seat_set_grab)
  * takes the keyboard from the focused toplevel, which stays activated,
@@ -36,12 +37,11 @@
  * unmap costs the seat O(1) (the keyboard focus: the newest toplevel,
  * or the topmost, which is the scene's top view) plus O(64) for a
  * window mapped under its dialogs (the mapping client's own family)
- * plus O(depth) for a
- * pointer focus that was hidden; finding the surface under the cursor,
- * a walk of every client's views, waits for the next frame and runs
- * once whatever the changes (pointer.c), and not at all without a
- * pointer device. Events go to the focused client's own objects
- * (seat-client.c).
+ * plus O(depth) for a pointer focus that was hidden; finding the
+ * surface under the cursor, a walk of every client's views, waits for
+ * the next frame and runs once whatever the changes (pointer.c), and
+ * not at all without a pointer device. Events go to the focused
+ * client's own objects (seat-client.c).
  *
  * Version 8 is honest: every request up to it is implemented, and
  * pointer.c sends axis_value120 to version 8 objects.
