@@ -59,6 +59,7 @@ struct wlseal_options {
 	int max_pools_per_client; /* live wl_shm_pools per client */
 	uint64_t max_pool_memory;  /* --max-pool-memory, 0: derived */
 	bool residency_check;	/* --residency-check=on|off */
+	bool resize_moves;	/* --pool-resize=move */
 	int oom_score_adj;
 	int max_objects[WLSEAL_BUDGET_KINDS]; /* --max-*-per-client */
 	/* --input paths (input/): streams of struct input_event. */
@@ -237,6 +238,11 @@ static void usage(FILE *f)
 "                           the pages it samples are in memory, and a thread\n"
 "                           brings in those that are not (holes of a sparse\n"
 "                           file); off: the repaint faults them in itself\n"
+"  --pool-resize=grow|move  grow (the default): a pool's mapping grows where\n"
+"                           it lies when it can, else it moves, and one the\n"
+"                           display holds is left in place (shm/pool.c);\n"
+"                           move: every growth moves it, as a crowded\n"
+"                           address space would (for tests)\n"
 "  --oom-score-adj=N        written to /proc/self/oom_score_adj at start\n"
 "                           (-1000 to 1000, default -1000: the kernel's OOM\n"
 "                           killer takes clients before the compositor;\n"
@@ -297,7 +303,7 @@ static bool parse_options(int argc, char **argv, struct wlseal_options *o)
 	       O_MAX_POOL_SIZE, O_UNSEALED, O_POLICY_FILE, O_INPUT, O_MAX_CLIENTS,
 	       O_SCANOUT,
 	       O_XDG_EARLY_BUFFER,
-	       O_RESIDENCY_CHECK,
+	       O_RESIDENCY_CHECK, O_POOL_RESIZE,
 	       O_BUDGET /* + enum wlseal_budget: the --max-*-per-client */ };
 	/* Not static: the budget options take their names from objects.c. */
 	const struct option longopts[] = {
@@ -315,6 +321,7 @@ static bool parse_options(int argc, char **argv, struct wlseal_options *o)
 		{ "max-pool-memory", required_argument, NULL, O_MAX_POOL_MEMORY },
 		{ "oom-score-adj", required_argument, NULL, O_OOM_SCORE_ADJ },
 		{ "residency-check", required_argument, NULL, O_RESIDENCY_CHECK },
+		{ "pool-resize", required_argument, NULL, O_POOL_RESIZE },
 		{ "verbose", no_argument, NULL, O_VERBOSE },
 		{ "help", no_argument, NULL, O_HELP },
 		{ "require-seals", required_argument, NULL, O_REQUIRE_SEALS },
@@ -466,6 +473,11 @@ static bool parse_options(int argc, char **argv, struct wlseal_options *o)
 				return wlseal_option_bad("--residency-check must be on or off");
 			o->residency_check = !strcmp(optarg, "on");
 			break;
+		case O_POOL_RESIZE:
+			if (strcmp(optarg, "grow") && strcmp(optarg, "move"))
+				return wlseal_option_bad("--pool-resize must be grow or move");
+			o->resize_moves = !strcmp(optarg, "move");
+			break;
 		case O_VERBOSE:
 			o->verbose = true;
 			wlseal_log_set_verbose(true);
@@ -594,6 +606,7 @@ int main(int argc, char **argv)
 	server.shm.display = server.display;
 	server.shm.mode = o->shm;
 	server.shm.residency_check = o->residency_check;
+	server.shm.resize_moves = o->resize_moves;
 	server.ledger.pools.per_client = o->max_pools_per_client;
 	server.ledger.pools.max_bytes = o->max_pool_memory;	/* 0: derived */
 	memcpy(server.ledger.objects.per_client, o->max_objects,

@@ -11,6 +11,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -317,4 +318,71 @@ ATT_SCENARIO(run_scanout_buffer_churn, "scanout-buffer-churn",
 	else
 		att_note(o, "%d buffers shown once each; the compositor held at most %d fds and mappings of their files, %d at the end",
 			 shown, most, held);
+}
+
+/*
+ * A pool grown while one of its buffers is on the screen. The compositor
+ * may have to move a mapping to grow it (mremap); whatever still points
+ * into the old place (the display's image of the buffer: the frame
+ * checksum, screenshots, the headless output's front) must not be left
+ * pointing at nothing. Each round grows the file and the pool (by 1 MiB
+ * and then by 256 MiB, so that the mapping cannot stay where it is), shows
+ * the same buffer again, then a buffer in the part just added, with the
+ * compositor's frame checksum on (the runner's --print-frames) and, where
+ * the attacker may signal the compositor, a screenshot asked for.
+ */
+ATT_SCENARIO(run_scanout_resize_on_screen, "scanout-resize-on-screen",
+	     "a pool grown (the file first, then wl_shm_pool.resize, 1 MiB to 256 MiB more) while its fullscreen buffer is scanned out, the same buffer shown again and one from the new part: nothing may keep pointing at the mapping's old place",
+	     ACCEPTED)
+{
+	static const size_t grow[] = { 1u << 20, 256u << 20, 4096, 64u << 20 };
+	struct wl_shm_pool *pool;
+	struct wl_buffer *first, *fresh;
+	int32_t w, h;
+	size_t span, size;
+	int fd, shots = 0;
+
+	if (!fullscreen(a, o, &w, &h))
+		return;
+	span = frame_span(w, h);
+	size = span;
+	fd = att_memfd_or_fail(o, span, MFD_ALLOW_SEALING, F_SEAL_SHRINK);
+	if (fd < 0)
+		return;
+	att_fill(fd, 0, span, 0xff2040c0u);
+	pool = wl_shm_create_pool(a->shm, fd, (int32_t)span);
+	first = wl_shm_pool_create_buffer(pool, 0, w, h, w * 4, XRGB);
+	if (!present_n(a, first, w, h, 3)) {
+		close(fd);
+		return;
+	}
+	for (size_t i = 0; i < sizeof(grow) / sizeof(grow[0]); i++) {
+		size_t next = size + grow[i];
+
+		if (next > INT32_MAX || ftruncate(fd, (off_t)next) < 0) {
+			att_fail_setup(o, "ftruncate to %zu: %s", next,
+				       strerror(errno));
+			break;
+		}
+		/* The new tail: a frame's worth at its end. */
+		att_fill(fd, next - span, span, 0xff000000u | (uint32_t)(i * 0x302010));
+		wl_shm_pool_resize(pool, (int32_t)next);
+		/* The buffer on the screen, read again after the resize. */
+		if (!present_n(a, first, w, h, 2))
+			break;
+		if (a->compositor_pid && kill(a->compositor_pid, SIGUSR1) == 0)
+			shots++;
+		fresh = wl_shm_pool_create_buffer(pool, (int32_t)(next - span), w, h,
+						  w * 4, XRGB);
+		if (!present_n(a, fresh, w, h, 2))
+			break;
+		if (!present_n(a, first, w, h, 1))
+			break;
+		wl_buffer_destroy(fresh);
+		size = next;
+	}
+	wl_shm_pool_destroy(pool);
+	close(fd);
+	att_note(o, "pool grown to %zu bytes in %zu steps while its buffer was on the screen, %d screenshots asked",
+		 size, sizeof(grow) / sizeof(grow[0]), shots);
 }

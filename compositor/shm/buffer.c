@@ -107,11 +107,12 @@ void wlseal_buffer_end(struct wlseal_pixels *px)
 	px->libwayland = NULL;
 }
 
-struct wlseal_pool *wlseal_buffer_pin(struct wl_resource *resource,
-				      struct wlseal_buffer_file *file,
-				      char *why, size_t why_len)
+struct wlseal_pool_map *wlseal_buffer_pin(struct wl_resource *resource,
+					  struct wlseal_buffer_file *file,
+					  char *why, size_t why_len)
 {
 	struct wlseal_shm_buffer *ours = wlseal_shm_buffer_from_resource(resource);
+	struct wlseal_pool_map *pin;
 	int seals;
 
 	if (!ours) {
@@ -130,7 +131,14 @@ struct wlseal_pool *wlseal_buffer_pin(struct wl_resource *resource,
 	/* The seals the file has now: they only ever grow under SEAL_SEAL
 	 * or the seed ABI's exclusivity, which our mapping denies to the
 	 * client (check.c), so a write seal seen here stays. */
+	pin = wlseal_pool_pin(ours->pool);
+	if (!pin) {
+		snprintf(why, why_len, "out of memory");
+		return NULL;
+	}
 	seals = fcntl(ours->pool->fd, F_GET_SEALS);
+	/* The address is the pinned mapping's: it stays until the unpin,
+	 * whatever resizes the pool (pool.c, pool_grow). */
 	*file = (struct wlseal_buffer_file){
 		.fd = ours->pool->fd,
 		.offset = (uint64_t)ours->offset,
@@ -139,11 +147,10 @@ struct wlseal_pool *wlseal_buffer_pin(struct wl_resource *resource,
 		.seals = seals < 0 ? 0 : (uint32_t)seals,
 		.data = (const char *)ours->pool->data + ours->offset,
 	};
-	wlseal_pool_ref(ours->pool);
-	return ours->pool;
+	return pin;
 }
 
-void wlseal_buffer_unpin(struct wlseal_pool *pin)
+void wlseal_buffer_unpin(struct wlseal_pool_map *pin)
 {
-	wlseal_pool_unref(pin);
+	wlseal_pool_unpin(pin);
 }

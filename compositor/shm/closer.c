@@ -46,6 +46,7 @@ struct job {
 	void *data;
 	size_t len;
 	int fd;
+	void (*done)(void *item);
 	void *item;
 };
 
@@ -59,7 +60,6 @@ static struct {
 	int pending;			/* loop thread only */
 	int efd;
 	struct wl_event_source *source;
-	void (*done_fn)(void *item);
 } closer = {
 	.lock = PTHREAD_MUTEX_INITIALIZER,
 	.wake = PTHREAD_COND_INITIALIZER,
@@ -120,7 +120,7 @@ static void collect(void)
 	for (; j; j = next) {
 		next = j->next;
 		closer.pending--;
-		closer.done_fn(j->item);
+		j->done(j->item);
 		free(j);
 	}
 }
@@ -135,7 +135,7 @@ static int closer_ready(int fd, uint32_t mask, void *data)
 	return 0;
 }
 
-bool wlseal_closer_start(struct wl_event_loop *loop, void (*done)(void *item))
+bool wlseal_closer_start(struct wl_event_loop *loop)
 {
 	sigset_t all, old;
 	int err;
@@ -147,7 +147,6 @@ bool wlseal_closer_start(struct wl_event_loop *loop, void (*done)(void *item))
 	closer.todo = NULL;
 	closer.done = NULL;
 	closer.pending = 0;
-	closer.done_fn = done;
 	closer.todo_tail = &closer.todo;
 	closer.efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (closer.efd < 0)
@@ -175,12 +174,14 @@ bool wlseal_closer_start(struct wl_event_loop *loop, void (*done)(void *item))
 	return true;
 }
 
-void wlseal_closer_put(void *data, size_t len, int fd, void *item)
+void wlseal_closer_put(void *data, size_t len, int fd,
+		       void (*done)(void *item), void *item)
 {
 	struct job *j = calloc(1, sizeof(*j));
 
 	if (j) {
-		*j = (struct job){ .data = data, .len = len, .fd = fd, .item = item };
+		*j = (struct job){ .data = data, .len = len, .fd = fd,
+				   .done = done, .item = item };
 	}
 	if (!j || !closer.running) {
 		/* No thread (or no memory for the job): at once. */
@@ -188,7 +189,7 @@ void wlseal_closer_put(void *data, size_t len, int fd, void *item)
 
 		release(&now);
 		free(j);
-		closer.done_fn(item);
+		done(item);
 		return;
 	}
 	closer.pending++;

@@ -52,7 +52,8 @@ static void pool_release(struct wlseal_pool *pool)
 	/* The length we mapped, not the pool's: on hugetlbfs a length
 	 * that is no multiple of the huge page fails with EINVAL and would
 	 * leak the mapping, the file and its huge page reservation. */
-	wlseal_closer_put(pool->data, pool->map_len, pool->fd, pool);
+	wlseal_closer_put(pool->data, pool->map_len, pool->fd, pool_closed,
+			  pool);
 }
 
 /* A departed client's pools are released by the reaper (below). */
@@ -92,6 +93,59 @@ void wlseal_pool_unref(struct wlseal_pool *pool)
 		reap_later(pool);
 	else
 		pool_release(pool);
+}
+
+struct wlseal_pool_map *wlseal_pool_pin(struct wlseal_pool *pool)
+{
+	struct wlseal_pool_map *map = pool->pinned;
+
+	if (!map) {
+		map = calloc(1, sizeof(*map));
+		if (!map)
+			return NULL;
+		map->pool = pool;
+		pool->pinned = map;
+	}
+	map->pins++;
+	wlseal_pool_ref(pool);
+	return map;
+}
+
+/* closer.c unmapped a retired mapping: its bytes go back, and the pool
+ * reference its last pin kept. */
+static void retired_closed(void *item)
+{
+	struct wlseal_pool_map *map = item;
+	struct wlseal_pool *pool = map->pool;
+	char why[8];
+
+	if (pool->account)
+		wlseal_pool_recharge(pool->account, map->len, 0, why,
+				     sizeof(why));
+	free(map);
+	wlseal_pool_unref(pool);
+}
+
+void wlseal_pool_unpin(struct wlseal_pool_map *map)
+{
+	struct wlseal_pool *pool = map->pool;
+
+	if (--map->pins > 0) {
+		wlseal_pool_unref(pool);
+		return;
+	}
+	if (!map->retired) {
+		/* The pool's own mapping: it may move again from now on. */
+		pool->pinned = NULL;
+		free(map);
+		wlseal_pool_unref(pool);
+		return;
+	}
+	/* Nobody reads it any more; the file's pages stay, mapped at the
+	 * pool's new place, so this unmap frees no file. On the closer
+	 * thread all the same: its page tables may be many (pool.c's
+	 * REAP_SLICE comment). */
+	wlseal_closer_put(map->addr, map->len, -1, retired_closed, map);
 }
 
 /*
@@ -210,7 +264,7 @@ bool wlseal_pool_reaper_init(struct wlseal_shm *shm)
 		return false;
 	}
 	/* Without the thread, pools are released on the loop as before. */
-	wlseal_closer_start(loop, pool_closed);
+	wlseal_closer_start(loop);
 	return true;
 }
 
@@ -373,6 +427,111 @@ static void pool_destroy(struct wl_client *client, struct wl_resource *resource)
 	wl_resource_destroy(resource);
 }
 
+/*
+ * Grows the pool's mapping to @new_len bytes (the budget charged for it
+ * here). Where the mapping lies matters to whoever holds an address in
+ * it:
+ * - the loop's own readers (render.c through wlseal_buffer_begin,
+ *   resident.c's mincore) take pool->data afresh each time, so a move
+ *   costs them nothing;
+ * - the populate thread reads pool->data under the populate lock, chunk
+ *   by chunk (populate.c), and every change of pool->data below is made
+ *   under that lock;
+ * - a pin (wlseal_buffer_pin: a scanout record, whose pixman image over
+ *   the buffer is what the display shows, what screenshots and the frame
+ *   checksum read, on headless and on KMS) keeps its address for as long
+ *   as it lives, across any number of resizes, so a pinned mapping is
+ *   never moved: it grows in place (mremap without MREMAP_MAYMOVE) or,
+ *   when the address space after it is taken, the file is mapped afresh
+ *   at the new length elsewhere and the old mapping is retired: still
+ *   mapped, still charged (a client cannot hold more mappings than its
+ *   budget pays for), unmapped when its last pin goes (wlseal_pool_unpin).
+ *   Both mappings show the same file pages (MAP_SHARED; a write-sealed
+ *   file's MAP_PRIVATE read-only mapping is never written, so it never
+ *   gets pages of its own), so the retired one's pixels stay right.
+ * A mapping nothing pins moves where mremap puts it. With --pool-resize=
+ * move every growth moves (the unpinned one to a fresh reservation, the
+ * pinned one is retired), the paths a crowded address space takes, for
+ * tests to take at will.
+ */
+static bool pool_grow(struct wlseal_pool *pool, size_t new_len, char *why,
+		      size_t why_len)
+{
+	bool move = pool->shm->resize_moves;
+	size_t old_len = pool->map_len;
+	void *data = MAP_FAILED, *to = MAP_FAILED;
+	int err = 0;
+
+	if (!wlseal_pool_recharge(pool->account, old_len, new_len, why,
+				  why_len))
+		return false;
+	if (pool->pinned) {
+		if (!move)
+			data = mremap(pool->data, old_len, new_len, 0);
+		if (data == MAP_FAILED) {
+			/* A second mapping while the first lives: charged
+			 * on top. */
+			if (!wlseal_pool_recharge(pool->account, new_len,
+						  new_len + old_len, why,
+						  why_len)) {
+				wlseal_pool_recharge(pool->account, new_len,
+						     old_len, why, why_len);
+				snprintf(why, why_len,
+					 "pool on the screen: growing it maps %zu bytes more while the display keeps %zu, past the budget",
+					 new_len, old_len);
+				return false;
+			}
+			data = mmap(NULL, new_len, PROT_READ,
+				    pool->shared ? MAP_SHARED : MAP_PRIVATE,
+				    pool->fd, 0);
+			err = errno;
+			if (data == MAP_FAILED) {
+				wlseal_pool_recharge(pool->account,
+						     new_len + old_len, old_len,
+						     why, why_len);
+				snprintf(why, why_len, "mmap failed: %s",
+					 strerror(err));
+				return false;
+			}
+			wlseal_populate_lock();
+			pool->pinned->retired = true;
+			pool->pinned->addr = pool->data;
+			pool->pinned->len = old_len;
+			pool->pinned = NULL;
+			pool->data = data;
+			wlseal_populate_unlock();
+		}
+		pool->map_len = new_len;
+		return true;
+	}
+	if (move)
+		to = mmap(NULL, new_len, PROT_NONE,
+			  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	/* The mapping may move: not while the populate thread reads its
+	 * address (populate.c). */
+	wlseal_populate_lock();
+	if (to != MAP_FAILED)
+		data = mremap(pool->data, old_len, new_len,
+			      MREMAP_MAYMOVE | MREMAP_FIXED, to);
+	else
+		data = mremap(pool->data, old_len, new_len, MREMAP_MAYMOVE);
+	err = errno;
+	if (data != MAP_FAILED)
+		pool->data = data;
+	wlseal_populate_unlock();
+	if (data == MAP_FAILED) {
+		if (to != MAP_FAILED)
+			munmap(to, new_len);
+		/* The pool keeps its old size: give the bytes back. */
+		wlseal_pool_recharge(pool->account, new_len, old_len, why,
+				     why_len);
+		snprintf(why, why_len, "mremap failed: %s", strerror(err));
+		return false;
+	}
+	pool->map_len = new_len;
+	return true;
+}
+
 static void pool_resize(struct wl_client *client, struct wl_resource *resource,
 			int32_t size)
 {
@@ -380,8 +539,6 @@ static void pool_resize(struct wl_client *client, struct wl_resource *resource,
 	struct wlseal_shm_verdict v;
 	char why[160];
 	size_t new_len;
-	void *data;
-	int err;
 
 	/* Pools only grow: existing buffers must stay inside. */
 	if (size < pool->size) {
@@ -412,32 +569,11 @@ static void pool_resize(struct wl_client *client, struct wl_resource *resource,
 		return;
 	}
 	new_len = ((size_t)size + pool->page - 1) / pool->page * pool->page;
-	if (new_len != pool->map_len) {
-		if (!wlseal_pool_recharge(pool->account, pool->map_len,
-					  new_len, why, sizeof(why))) {
-			wlseal_shm_refuse(resource, WL_SHM_ERROR_INVALID_FD,
-					  "wl_shm_pool.resize", why);
-			return;
-		}
-		/* The mapping may move: not while the populate thread
-		 * reads its address (populate.c). */
-		wlseal_populate_lock();
-		data = mremap(pool->data, pool->map_len, new_len, MREMAP_MAYMOVE);
-		err = errno;
-		if (data != MAP_FAILED)
-			pool->data = data;
-		wlseal_populate_unlock();
-		if (data == MAP_FAILED) {
-			/* The pool keeps its old size: give the bytes back. */
-			wlseal_pool_recharge(pool->account, new_len,
-					     pool->map_len, why, sizeof(why));
-			snprintf(why, sizeof(why), "mremap failed: %s",
-				 strerror(err));
-			wlseal_shm_refuse(resource, WL_SHM_ERROR_INVALID_FD,
-					  "wl_shm_pool.resize", why);
-			return;
-		}
-		pool->map_len = new_len;
+	if (new_len != pool->map_len &&
+	    !pool_grow(pool, new_len, why, sizeof(why))) {
+		wlseal_shm_refuse(resource, WL_SHM_ERROR_INVALID_FD,
+				  "wl_shm_pool.resize", why);
+		return;
 	}
 	pool->size = size;
 }
@@ -515,7 +651,8 @@ static struct wlseal_pool *pool_map(struct wlseal_shm *shm, int fd,
 	 * it is mapped MAP_PRIVATE: with the file immutable, a private
 	 * read-only mapping sees exactly the same pages.
 	 */
-	flags = v->write_sealed ? MAP_PRIVATE : MAP_SHARED;
+	pool->shared = !v->write_sealed;
+	flags = pool->shared ? MAP_SHARED : MAP_PRIVATE;
 	pool->data = mmap(NULL, pool->map_len, PROT_READ, flags, fd, 0);
 	if (pool->data == MAP_FAILED) {
 		v->reason = WLSEAL_SHM_POOL_REQUEST_V1_REASON_MAP_FAILED;

@@ -75,6 +75,9 @@ struct wlseal_shm {
 	 * (wlseal_buffer_pin); 0: no pool does (pool.c says why that is
 	 * bounded). The top level sets it to one output frame's bytes. */
 	uint64_t scanout_min_bytes;
+	/* pool.c: true (--pool-resize=move) moves every mapping a resize
+	 * grows, the path a crowded address space takes, for tests. */
+	bool resize_moves;
 	/* resident.c: false (--residency-check=off) draws a pool's pages
 	 * wherever they are, faults and all: for measuring the difference. */
 	bool residency_check;
@@ -152,9 +155,12 @@ void wlseal_buffer_end(struct wlseal_pixels *px);
  * The returned pin is a reference on the pool: its mapping, its fd and
  * its budget charge stay until wlseal_buffer_unpin(), whatever becomes
  * of the buffer and the client meanwhile, so that pages a udmabuf keeps
- * are never held uncounted. NULL with @why filled: not this buffer.
+ * are never held uncounted. It also pins the address: @file->data stays
+ * valid until the unpin, whatever resizes the pool meanwhile (a resize
+ * never moves a pinned mapping: pool.c, pool_grow). NULL with @why
+ * filled: not this buffer.
  */
-struct wlseal_pool;
+struct wlseal_pool_map;
 struct wlseal_buffer_file {
 	int fd;				/* the pool's, valid while pinned */
 	uint64_t offset;
@@ -163,10 +169,10 @@ struct wlseal_buffer_file {
 	uint32_t seals;			/* F_GET_SEALS of the file, now */
 	const void *data;		/* the pixels, mapped read-only */
 };
-struct wlseal_pool *wlseal_buffer_pin(struct wl_resource *buffer,
-				      struct wlseal_buffer_file *file,
-				      char *why, size_t why_len);
-void wlseal_buffer_unpin(struct wlseal_pool *pin);
+struct wlseal_pool_map *wlseal_buffer_pin(struct wl_resource *buffer,
+					  struct wlseal_buffer_file *file,
+					  char *why, size_t why_len);
+void wlseal_buffer_unpin(struct wlseal_pool_map *pin);
 
 /*
  * resident.c: is what a draw of a buffer samples in memory? A page of a

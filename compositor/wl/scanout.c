@@ -39,7 +39,7 @@
 struct scanout_record {
 	struct wl_resource *buffer;	/* NULL once the client destroyed it */
 	struct wl_listener destroy;
-	struct wlseal_pool *pin;
+	struct wlseal_pool_map *pin;	/* the pool and its mapping's place */
 	pixman_image_t *image;		/* x8r8g8b8 over the pinned pixels */
 	struct wlseal_buffer_file file;
 	int refs;			/* the backend's and the caller's */

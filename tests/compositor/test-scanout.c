@@ -509,12 +509,146 @@ static void test_client(void)
 	run_client("shrink,write");
 }
 
+/* How many mappings of the compositor are of our test memfds. */
+static int test_maps_held(pid_t pid)
+{
+	char cmd[128], out[32];
+	FILE *f;
+	int n = -1;
+
+	snprintf(cmd, sizeof(cmd),
+		 "grep -c 'memfd:wlseal-test' /proc/%d/maps 2>/dev/null",
+		 (int)pid);
+	f = popen(cmd, "r");
+	if (f && fgets(out, sizeof(out), f))
+		n = atoi(out);
+	if (f)
+		pclose(f);
+	return n;
+}
+
+/*
+ * A pool grown while its buffer is on the screen (the display, the
+ * screenshot and the --print-frames checksum read that buffer through
+ * an address into the pool's mapping). The file grows by 256 MiB first,
+ * then the pool; the compositor lives, the buffer still on the screen
+ * shows its pixels before and after the client changes them, and a
+ * buffer from the part just added shows its own. With --pool-resize=move
+ * the mapping cannot stay where it is: the one the display holds is kept
+ * beside the new one (two mappings of the file) until the buffer is gone
+ * and a later frame replaced it (one).
+ */
+static void run_resize(const char *mode, const char *resize)
+{
+	static struct t t;
+	static struct win w;
+	const char *args[] = { mode, resize, "--print-frames", NULL };
+	const size_t span = (size_t)OUT_W * OUT_H * 4;
+	const size_t grown = span + (256u << 20);
+	bool direct = !strcmp(mode, "--scanout=direct");
+	bool moves = !strcmp(resize, "--pool-resize=move");
+	struct wp_presentation *p;
+	struct wl_shm_pool *pool;
+	struct fb_state st;
+	struct buf a, b, c;
+	uint32_t *px;
+	int fd, maps;
+
+	t_start_args(&t, args);
+	p = bind_presentation(&t);
+	fullscreen_window(&t, &w);
+	fd = make_memfd(span, F_SEAL_SHRINK);
+	px = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (px == MAP_FAILED)
+		fail("mmap: %s", strerror(errno));
+	for (size_t i = 0; i < (size_t)OUT_W * OUT_H; i++)
+		px[i] = RED;
+	pool = wl_shm_create_pool(t.shm, fd, (int32_t)span);
+	a.b = wl_shm_pool_create_buffer(pool, 0, OUT_W, OUT_H, OUT_W * 4,
+					WL_SHM_FORMAT_XRGB8888);
+	a.released = 0;
+	wl_buffer_add_listener(a.b, &buf_listener, &a);
+	for (int i = 0; i < 3; i++)
+		present(&t, p, w.s, &a, OUT_W, OUT_H, &st);
+	check(!!(st.kind & ZERO_COPY) == direct, "%s: A's kind 0x%x", mode,
+	      st.kind);
+
+	/* The file, then the pool, 256 MiB larger; the tail green. */
+	if (ftruncate(fd, (off_t)grown) < 0)
+		fail("ftruncate: %s", strerror(errno));
+	{
+		uint32_t *tail = mmap(NULL, span, PROT_READ | PROT_WRITE,
+				      MAP_SHARED, fd, (off_t)(grown - span));
+
+		if (tail == MAP_FAILED)
+			fail("mmap of the tail: %s", strerror(errno));
+		for (size_t i = 0; i < (size_t)OUT_W * OUT_H; i++)
+			tail[i] = GREEN;
+		munmap(tail, span);
+	}
+	wl_shm_pool_resize(pool, (int32_t)grown);
+	/* Nothing committed since: A is on the screen as it was. */
+	screenshot(&t);
+	expect_rect(&t, 0, 0, OUT_W, OUT_H, RED,
+		    "after the resize, A still shown");
+	maps = test_maps_held(t.c.p.pid);
+	if (moves && direct)
+		check(maps == 2, "%s %s: the display's mapping kept beside the moved one (%d mappings)",
+		      mode, resize, maps);
+
+	/* A changed by the client and shown again: the new pixels. */
+	for (size_t i = 0; i < (size_t)OUT_W * OUT_H; i++)
+		px[i] = BLUE;
+	present(&t, p, w.s, &a, OUT_W, OUT_H, &st);
+	screenshot(&t);
+	expect_rect(&t, 0, 0, OUT_W, OUT_H, BLUE, "A changed after the resize");
+
+	/* A buffer of the new part. */
+	b.b = wl_shm_pool_create_buffer(pool, (int32_t)(grown - span), OUT_W,
+					OUT_H, OUT_W * 4,
+					WL_SHM_FORMAT_XRGB8888);
+	b.released = 0;
+	wl_buffer_add_listener(b.b, &buf_listener, &b);
+	present(&t, p, w.s, &b, OUT_W, OUT_H, &st);
+	check(!!(st.kind & ZERO_COPY) == direct, "%s: B's kind 0x%x", mode,
+	      st.kind);
+	screenshot(&t);
+	expect_rect(&t, 0, 0, OUT_W, OUT_H, GREEN, "B from the grown part");
+
+	/* A gone, a frame later than B's: its mapping's place goes too. */
+	wl_buffer_destroy(a.b);
+	c.b = solid(&t, OUT_W, OUT_H, YELLOW);
+	present(&t, p, w.s, &c, OUT_W, OUT_H, &st);
+	present(&t, p, w.s, &c, OUT_W, OUT_H, &st);
+	if (moves && direct) {
+		for (int i = 0; i < 200 && (maps = test_maps_held(t.c.p.pid)) > 2; i++)
+			present(&t, p, w.s, &c, OUT_W, OUT_H, &st);
+		/* The pool's mapping and solid()'s. */
+		check(maps == 2, "%s %s: the kept mapping let go once nothing shows it (%d mappings)",
+		      mode, resize, maps);
+	}
+	check(proc_contains(&t.c.p, "WLSEAL-FRAME "), "%s: frame checksums printed",
+	      mode);
+	check(proc_alive(&t.c.p), "%s %s: the compositor lives", mode, resize);
+	munmap(px, span);
+	close(fd);
+	t_stop(&t);
+}
+
+static void test_resize(void)
+{
+	run_resize("--scanout=direct", "--pool-resize=move");
+	run_resize("--scanout=direct", "--pool-resize=grow");
+	run_resize("--scanout=composite", "--pool-resize=move");
+}
+
 static const struct harness_test tests[] = {
 	{ "scanout-fullscreen", test_fullscreen },
 	{ "scanout-release", test_release },
 	{ "scanout-fallbacks", test_fallbacks },
 	{ "scanout-lifetimes", test_lifetimes },
 	{ "scanout-client", test_client },
+	{ "scanout-resize", test_resize },
 };
 
 int main(int argc, char **argv)

@@ -37,9 +37,26 @@ struct wlseal_pool {
 	bool fd_open;	/* had its fd when handed to the closer thread */
 	bool copied;	/* --unsealed=copy: never mapped (data NULL), the
 			   fd kept for life, buffers read by copy.c */
+	bool shared;	/* mapped MAP_SHARED (else MAP_PRIVATE: write-sealed) */
+	struct wlseal_pool_map *pinned;	/* the mapping at data, if pinned */
 	bool unpopulated; /* the kernel refused to populate a range of it
 			     (resident.c): its buffers are not drawn */
 	struct wl_list reap_link;	/* shm->reap, once released later */
+};
+
+/*
+ * The pool's mapping while something outside shm/ holds an address in it
+ * (a scanout record's image of a buffer: wl/scanout.c, through
+ * wlseal_buffer_pin). A pinned mapping never moves: a resize grows it
+ * where it lies or maps the file afresh elsewhere, and then this one is
+ * retired, kept (and charged) until its last pin goes (pool.c, pool_grow).
+ */
+struct wlseal_pool_map {
+	struct wlseal_pool *pool;	/* a reference per pin */
+	int pins;
+	bool retired;	/* the pool maps the file elsewhere now */
+	void *addr;	/* once retired: what to unmap, */
+	size_t len;	/* and what stays charged until then */
 };
 
 struct wlseal_shm_buffer {
@@ -73,6 +90,10 @@ struct wlseal_shm_buffer *wlseal_shm_buffer_from_resource(struct wl_resource *r)
  * to the reaper). */
 void wlseal_pool_ref(struct wlseal_pool *pool);
 void wlseal_pool_unref(struct wlseal_pool *pool);
+/* The pool's current mapping pinned (a pool reference with it), or NULL
+ * when out of memory; its address stays mapped until the unpin. */
+struct wlseal_pool_map *wlseal_pool_pin(struct wlseal_pool *pool);
+void wlseal_pool_unpin(struct wlseal_pool_map *map);
 /* The reaper of departed clients' pools (pool.c explains it). */
 bool wlseal_pool_reaper_init(struct wlseal_shm *shm);
 
