@@ -262,6 +262,11 @@ static void usage(FILE *f)
 "                           no_memory naming the limit. All clients together\n"
 "                           may hold 16 times each, the last quarter only\n"
 "                           for clients holding few\n"
+"  --max-string-bytes-per-client=N\n"
+"                           bytes of window titles and mime types one client\n"
+"                           may make the compositor keep (default 1048576,\n"
+"                           each string counted with 32 bytes of overhead;\n"
+"                           the same rules)\n"
 "  --xdg-early-buffer=error|map\n"
 "                           a buffer an xdg_toplevel or xdg_popup client\n"
 "                           attaches before its first configure: error\n"
@@ -341,6 +346,7 @@ static bool parse_options(int argc, char **argv, struct wlseal_options *o)
 		BUDGET_OPT(WLSEAL_BUDGET_FEEDBACKS),
 		BUDGET_OPT(WLSEAL_BUDGET_OUTPUTS),
 		BUDGET_OPT(WLSEAL_BUDGET_OBJECTS),
+		BUDGET_OPT(WLSEAL_BUDGET_STRING_BYTES),
 #undef BUDGET_OPT
 		{ 0 },
 	};

@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -380,6 +381,164 @@ ATT_SCENARIO(run_object_storm, "object-storm",
 	}
 	storm(a, o, "xdg_positioners", 200000, 2000, make_positioner, NULL,
 	      NULL);
+}
+
+/* --- strings kept: titles ------------------------------------------------------ */
+
+#define TITLE_LEN 4000
+
+/* A toplevel (never mapped) with a title of @len bytes. */
+static void make_titled(struct attack *a, size_t len, int i)
+{
+	static char title[TITLE_LEN + 1];
+	struct wl_surface *s;
+	struct xdg_surface *xs;
+	struct xdg_toplevel *tl;
+
+	/* libwayland-client marshals into a 4 KiB buffer and fails for
+	 * good when a message does not fit: empty it first. Once that
+	 * fails (the compositor closed the connection after its error),
+	 * send nothing more, so that the error can still be read. */
+	if (flush_all(a) != 0)
+		return;
+	s = wl_compositor_create_surface(a->compositor);
+	xs = xdg_wm_base_get_xdg_surface(a->wm_base, s);
+	tl = xdg_surface_get_toplevel(xs);
+	memset(title, 'a' + i % 26, len);
+	title[len] = '\0';
+	if (flush_all(a) != 0)
+		return;
+	xdg_toplevel_set_title(tl, title);
+}
+
+static void make_titled_4000(struct attack *a, void *data, int i)
+{
+	make_titled(a, TITLE_LEN, i);
+}
+
+ATT_SCENARIO(run_title_storm, "title-storm",
+	     "4000 xdg_toplevels with 4000-byte titles, 16 MB a client without a byte budget: refused at the per-client string budget, an honest client's roundtrip stays short",
+	     BUDGET_REFUSED("exceeded 1048576 bytes of titles"))
+{
+	if (!a->wm_base) {
+		att_fail_setup(o, "no xdg_wm_base");
+		return;
+	}
+	storm(a, o, "titled toplevels", 4000, 10, make_titled_4000, NULL,
+	      NULL);
+}
+
+/* The compositor's resident set, in bytes; -1 when unknown. */
+static long long compositor_rss(struct attack *a)
+{
+	char path[64], line[128];
+	long long kib = -1;
+	FILE *f;
+
+	if (!a->compositor_pid)
+		return -1;
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)a->compositor_pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "VmRSS:", 6))
+			kib = strtoll(line + 6, NULL, 10);
+	fclose(f);
+	return kib < 0 ? -1 : kib << 10;
+}
+
+#define FLOOD_CLIENTS 12
+#define FLOOD_TOPLEVELS 4000
+/* What the compositor may hold at the flood's peak (asserted). */
+#define FLOOD_RSS_MAX (150ll << 20)
+
+/*
+ * Twelve connections, each with 4000 toplevels and a title on each: one
+ * flood with 4000-byte titles (each connection is refused at its string
+ * budget, having made a few hundred), one with titles as long as the
+ * budget allows for all 4000 (about 220 bytes: every connection within
+ * its budget, 48,000 toplevels in all). The compositor's resident set
+ * stays under FLOOD_RSS_MAX through both (measured between batches), and
+ * the honest connection's roundtrips stay short.
+ */
+static int flood_round(struct attack *a, struct outcome *o, size_t len,
+		       struct honest *hc, long long *peak, int *refused)
+{
+	static struct attack x[FLOOD_CLIENTS];
+	int made = 0;
+
+	for (int c = 0; c < FLOOD_CLIENTS; c++) {
+		x[c] = (struct attack){ .timeout_ms = 60000 };
+		if (att_connect(&x[c]) != 0 || !x[c].wm_base) {
+			att_fail_setup(o, "flood connection %d could not connect", c);
+			return -1;
+		}
+	}
+	for (int i = 0; i < FLOOD_TOPLEVELS; i += 200) {
+		for (int c = 0; c < FLOOD_CLIENTS; c++) {
+			long long rss;
+
+			if (!x[c].display)
+				continue;
+			for (int k = 0; k < 200; k++) {
+				make_titled(&x[c], len, i + k);
+				if (k % 50 == 49 && flush_all(&x[c]) != 0)
+					break;
+			}
+			if (flush_all(&x[c]) != 0 || att_roundtrip(&x[c]) != 0) {
+				(*refused)++;
+				att_disconnect(&x[c]);
+				x[c].display = NULL;
+			} else {
+				made += 200;
+			}
+			rss = compositor_rss(a);
+			*peak = rss > *peak ? rss : *peak;
+			honest_sample(hc);
+		}
+	}
+	for (int c = 0; c < FLOOD_CLIENTS; c++)
+		if (x[c].display)
+			att_disconnect(&x[c]);
+	return made;
+}
+
+ATT_SCENARIO(run_title_flood, "title-flood",
+	     "12 connections with 4000 titled toplevels each (290 MB of compositor with 4000-byte titles before the string budget): the compositor stays under 150 MB, with long titles (each connection refused) and with titles the budget allows",
+	     ACCEPTED)
+{
+	size_t fits = (1u << 20) / FLOOD_TOPLEVELS - 40;
+	long long before = compositor_rss(a), peak = before;
+	int refused_long = 0, refused_fit = 0, made_long, made_fit;
+	struct honest hc;
+
+	if (!a->wm_base) {
+		att_fail_setup(o, "no xdg_wm_base");
+		return;
+	}
+	if (before < 0) {
+		/* A compositor of another user or namespace. */
+		o->result = RES_SKIPPED;
+		att_note(o, "the compositor's /proc/PID/status cannot be read");
+		return;
+	}
+	if (honest_start(&hc, a, o) != 0)
+		return;
+	made_long = flood_round(a, o, TITLE_LEN, &hc, &peak, &refused_long);
+	made_fit = made_long < 0 ? -1 :
+		   flood_round(a, o, fits, &hc, &peak, &refused_fit);
+	att_note(o, "compositor RSS %lld MB before, %lld MB at the peak; %d-byte titles: %d toplevels kept, %d of %d connections refused; %zu-byte titles: %d kept, %d refused",
+		 before >> 20, peak >> 20, TITLE_LEN, made_long, refused_long,
+		 FLOOD_CLIENTS, fits, made_fit, refused_fit);
+	honest_end(&hc, o);
+	if (made_fit < 0)
+		return;
+	if (refused_long != FLOOD_CLIENTS || refused_fit != 0)
+		att_fail_setup(o, "expected every long-title connection refused and none of the others");
+	else if (peak > FLOOD_RSS_MAX)
+		att_fail_setup(o, "the compositor grew to %lld MB (limit %lld MB)",
+			       peak >> 20, FLOOD_RSS_MAX >> 20);
 }
 
 /* --- overdraw ------------------------------------------------------------------ */

@@ -48,6 +48,7 @@ enum wlseal_budget {
 	WLSEAL_BUDGET_FEEDBACKS,	/* wp_presentation_feedback alive */
 	WLSEAL_BUDGET_OUTPUTS,		/* wl_output resources (binds) */
 	WLSEAL_BUDGET_OBJECTS,		/* every resource, of any interface */
+	WLSEAL_BUDGET_STRING_BYTES,	/* bytes of titles and mime types kept */
 	WLSEAL_BUDGET_KINDS,
 };
 
@@ -147,6 +148,30 @@ bool wlseal_account_once(struct wl_client *client, enum wlseal_once what);
 struct wlseal_account *wlseal_budget_take(struct wl_client *client,
 					  enum wlseal_budget kind);
 void wlseal_budget_put(struct wlseal_account *account, enum wlseal_budget kind);
+
+/*
+ * objects.c: a string of @len bytes a client makes the compositor keep
+ * (a window title, a mime type), charged to WLSEAL_BUDGET_STRING_BYTES
+ * with the allocation's own overhead; taken before it is kept, NULL
+ * meaning refused (the client got its error: keep nothing), else the
+ * account to give it back to with wlseal_string_put(), with the same
+ * @len, when the string goes.
+ */
+struct wlseal_account *wlseal_string_take(struct wl_client *client,
+					  size_t len);
+void wlseal_string_put(struct wlseal_account *account, size_t len);
+
+/* A string kept for a client under that budget: empty is { NULL }. */
+struct wlseal_kept_string {
+	char *s;
+	struct wlseal_account *account;
+};
+/* Replaces @k's string with a copy of @value, charged to @client; false
+ * when refused (the client got its error) or out of memory (likewise),
+ * and @k is empty then. */
+bool wlseal_kept_string_set(struct wlseal_kept_string *k,
+			    struct wl_client *client, const char *value);
+void wlseal_kept_string_clear(struct wlseal_kept_string *k);
 
 /*
  * pools.c: every new pool of @map_len bytes arriving on @fd must be

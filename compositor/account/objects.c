@@ -70,6 +70,18 @@
  *   bounds frames too (6 MiB a client at the default). The frame's
  *   views are drawn as their client's, within its overdraw budget.
  *
+ * - strings kept (string bytes, default 1 MiB, counted in bytes: the
+ *   string, its terminator and STRING_OVERHEAD for the allocation): an
+ *   xdg_toplevel's or wl_shell_surface's title (one each, replaced),
+ *   a data source's mime types (at most 32 and 4 KiB a source, but a
+ *   client holds as many sources as objects). Their count alone does not
+ *   bound them: 4000 toplevels with 4000-byte titles are 16 MB a
+ *   client, and twelve such clients took the compositor from 115 MB to
+ *   290 MB. At the default a client keeps 1 MiB of strings, all clients
+ *   together 16 MiB (the total below); app ids and wl_shell classes are
+ *   not kept at all, keymaps are the compositor's own (one sealed memfd
+ *   for all), and a data offer shares its source's types.
+ *
  * Per request, damage and regions are collapsed to their extents past 32
  * rectangles (region.c) and the scene's accumulated damage past 64
  * (scene.c), so no request and no repaint grows with a count the client
@@ -94,9 +106,11 @@
  */
 #define TOTAL_FACTOR 16
 #define LIGHT_MIN 8
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <wayland-server-core.h>
 #include <wayland-server-protocol.h>
@@ -111,7 +125,13 @@ const struct wlseal_budget_info wlseal_budget_info[WLSEAL_BUDGET_KINDS] = {
 	[WLSEAL_BUDGET_FEEDBACKS] = { "presentation feedbacks", "max-feedbacks-per-client", 4096 },
 	[WLSEAL_BUDGET_OUTPUTS] = { "wl_output objects", "max-outputs-per-client", 64 },
 	[WLSEAL_BUDGET_OBJECTS] = { "protocol objects", "max-objects-per-client", 65536 },
+	[WLSEAL_BUDGET_STRING_BYTES] = { "bytes of titles and mime types",
+					 "max-string-bytes-per-client", 1 << 20 },
 };
+
+/* What malloc adds to a small string, near enough: its header and the
+ * rounding to 16 bytes. */
+#define STRING_OVERHEAD 32
 
 /* The client is refused: log it (rate-limited) and end it with an
  * error that says which limit and how many. */
@@ -140,9 +160,9 @@ static void budget_refuse(struct wlseal_account *a, struct wl_client *client,
 		wl_client_post_no_memory(client);
 }
 
-/* May @a hold one more of @kind? If not, the client is refused. */
+/* May @a hold @n more of @kind? If not, the client is refused. */
 static bool budget_allows(struct wlseal_account *a, struct wl_client *client,
-			  enum wlseal_budget kind)
+			  enum wlseal_budget kind, int n)
 {
 	const struct wlseal_budget_info *info = &wlseal_budget_info[kind];
 	const struct wlseal_object_ledger *t = &a->ledger->objects;
@@ -151,12 +171,13 @@ static bool budget_allows(struct wlseal_account *a, struct wl_client *client,
 	uint64_t total = limit * TOTAL_FACTOR;
 	uint64_t light = limit / 64 > LIGHT_MIN ? limit / 64 : LIGHT_MIN;
 
-	if (mine + 1 > t->per_client[kind]) {
+	if (n > t->per_client[kind] - mine) {
 		budget_refuse(a, client, "client exceeded %d %s (--%s)",
 			      t->per_client[kind], info->what, info->option);
 		return false;
 	}
-	if (!wlseal_fair((uint64_t)mine + 1, (uint64_t)t->total[kind] + 1,
+	if (!wlseal_fair((uint64_t)mine + (uint64_t)n,
+			 (uint64_t)t->total[kind] + (uint64_t)n,
 			 total, total / 4, light)) {
 		budget_refuse(a, client,
 			      "compositor near its limit of %llu %s for all clients "
@@ -167,10 +188,11 @@ static bool budget_allows(struct wlseal_account *a, struct wl_client *client,
 	return true;
 }
 
-static void budget_charge(struct wlseal_account *a, enum wlseal_budget kind)
+static void budget_charge(struct wlseal_account *a, enum wlseal_budget kind,
+			  int n)
 {
-	a->objects.held[kind]++;
-	a->ledger->objects.total[kind]++;
+	a->objects.held[kind] += n;
+	a->ledger->objects.total[kind] += n;
 	wlseal_account_ref(a);	/* the object may outlive the client */
 }
 
@@ -183,9 +205,9 @@ struct wlseal_account *wlseal_budget_take(struct wl_client *client,
 		wl_client_post_no_memory(client);
 		return NULL;
 	}
-	if (!budget_allows(a, client, kind))
+	if (!budget_allows(a, client, kind, 1))
 		return NULL;
-	budget_charge(a, kind);
+	budget_charge(a, kind, 1);
 	return a;
 }
 
@@ -194,6 +216,67 @@ void wlseal_budget_put(struct wlseal_account *a, enum wlseal_budget kind)
 	a->objects.held[kind]--;
 	a->ledger->objects.total[kind]--;
 	wlseal_account_unref(a);
+}
+
+/* A string's charge: a message is at most 4 KiB, so this is far from
+ * int's range; a length past it is refused whole. */
+static int string_charge(size_t len)
+{
+	return len > (1u << 20) ? INT_MAX : (int)len + 1 + STRING_OVERHEAD;
+}
+
+struct wlseal_account *wlseal_string_take(struct wl_client *client,
+					  size_t len)
+{
+	struct wlseal_account *a = wlseal_account_of(client);
+	int n = string_charge(len);
+
+	if (!a) {
+		wl_client_post_no_memory(client);
+		return NULL;
+	}
+	if (!budget_allows(a, client, WLSEAL_BUDGET_STRING_BYTES, n))
+		return NULL;
+	budget_charge(a, WLSEAL_BUDGET_STRING_BYTES, n);
+	return a;
+}
+
+void wlseal_string_put(struct wlseal_account *a, size_t len)
+{
+	int n = string_charge(len);
+
+	a->objects.held[WLSEAL_BUDGET_STRING_BYTES] -= n;
+	a->ledger->objects.total[WLSEAL_BUDGET_STRING_BYTES] -= n;
+	wlseal_account_unref(a);
+}
+
+void wlseal_kept_string_clear(struct wlseal_kept_string *k)
+{
+	if (k->s)
+		wlseal_string_put(k->account, strlen(k->s));
+	free(k->s);
+	*k = (struct wlseal_kept_string){ 0 };
+}
+
+bool wlseal_kept_string_set(struct wlseal_kept_string *k,
+			    struct wl_client *client, const char *value)
+{
+	size_t len = strlen(value);
+
+	/* The old string goes first: a client replacing its title needs
+	 * room for one, not two. */
+	wlseal_kept_string_clear(k);
+	k->account = wlseal_string_take(client, len);
+	if (!k->account)
+		return false;
+	k->s = strdup(value);
+	if (!k->s) {
+		wlseal_string_put(k->account, len);
+		k->account = NULL;
+		wl_client_post_no_memory(client);
+		return false;
+	}
+	return true;
 }
 
 /* One counted resource of WLSEAL_BUDGET_OBJECTS, until it is destroyed. */
@@ -229,14 +312,14 @@ static void resource_created(struct wl_listener *listener, void *data)
 	/* The rule of the other kinds, asked before counting; past a
 	 * limit the client gets its error, and the resource, made either
 	 * way, is counted all the same and goes with the client. */
-	budget_allows(a, client, WLSEAL_BUDGET_OBJECTS);
+	budget_allows(a, client, WLSEAL_BUDGET_OBJECTS, 1);
 	c = calloc(1, sizeof(*c));
 	if (!c) {
 		wl_client_post_no_memory(client);
 		return;
 	}
 	c->account = a;
-	budget_charge(a, WLSEAL_BUDGET_OBJECTS);
+	budget_charge(a, WLSEAL_BUDGET_OBJECTS, 1);
 	c->destroy.notify = counted_destroyed;
 	wl_resource_add_destroy_listener(resource, &c->destroy);
 }

@@ -80,7 +80,9 @@ struct source {
 	struct data_devices *dd;
 	struct source_ref *ref;		/* NULL: never the selection */
 	bool used;			/* given to set_selection once */
-	char *mimes[SOURCE_MIME_TYPES];
+	/* Each charged to the client's string budget (account/objects.c):
+	 * a client holds as many sources as objects. */
+	struct wlseal_kept_string mimes[SOURCE_MIME_TYPES];
 	int n_mimes;
 	size_t mime_bytes;
 };
@@ -233,7 +235,7 @@ static void send_selection(struct data_devices *dd, struct wl_resource *device)
 				       offer_resource_destroy);
 	wl_data_device_send_data_offer(device, offer);
 	for (int i = 0; i < source->n_mimes; i++)
-		wl_data_offer_send_offer(offer, source->mimes[i]);
+		wl_data_offer_send_offer(offer, source->mimes[i].s);
 	wl_data_device_send_selection(device, offer);
 }
 
@@ -267,18 +269,15 @@ static void source_offer(struct wl_client *c, struct wl_resource *r,
 {
 	struct source *source = wl_resource_get_user_data(r);
 	size_t len = strlen(mime_type) + 1;
-	char *copy;
 
 	/* Bounded: more types than anyone offers are dropped. */
 	if (source->n_mimes == SOURCE_MIME_TYPES ||
 	    source->mime_bytes + len > SOURCE_MIME_BYTES)
 		return;
-	copy = strdup(mime_type);
-	if (!copy) {
-		wl_client_post_no_memory(c);
+	if (!wlseal_kept_string_set(&source->mimes[source->n_mimes], c,
+				    mime_type))
 		return;
-	}
-	source->mimes[source->n_mimes++] = copy;
+	source->n_mimes++;
 	source->mime_bytes += len;
 }
 
@@ -308,7 +307,7 @@ static void source_resource_destroy(struct wl_resource *r)
 
 	source_unref(source);
 	for (int i = 0; i < source->n_mimes; i++)
-		free(source->mimes[i]);
+		wlseal_kept_string_clear(&source->mimes[i]);
 	free(source);
 	/* The selection is gone with it: the focus learns so. */
 	if (dd && dd->selection == source) {

@@ -180,7 +180,7 @@ static pixman_image_t *draw_text(struct wlseal_decor *d,
 				 struct wlseal_scene_view *v)
 {
 	char text[TITLE_MAX_CHARS];
-	const char *title = d->tl->title ? d->tl->title : "";
+	const char *title = d->tl->title.s ? d->tl->title.s : "";
 	size_t n = title_chars(title, text, sizeof(text));
 	pixman_image_t *img = filled(v->width, v->height, frame_colour(d));
 	uint32_t *px;
@@ -323,7 +323,7 @@ static void layout(struct wlseal_decor *d)
 	gw = gw < 1 ? 1 : gw > SIZE_LIMIT ? SIZE_LIMIT : gw;
 	gh = gh < 1 ? 1 : gh > SIZE_LIMIT ? SIZE_LIMIT : gh;
 	close_x = gx + gw + BORDER - CLOSE_MARGIN - CLOSE_SIZE;
-	n = title_chars(d->tl->title ? d->tl->title : "", text, sizeof(text));
+	n = title_chars(d->tl->title.s ? d->tl->title.s : "", text, sizeof(text));
 	text_w = (int32_t)n * CELL_W;
 	/* Whole characters only, left of the close button; the last one's
 	 * spacing column may reach into the button's margin. */

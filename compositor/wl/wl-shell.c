@@ -85,7 +85,7 @@ struct shell_surface {
 	 * (role_place) replaces it. */
 	bool has_slot;
 	int32_t slot_x, slot_y;
-	char *title;
+	struct wlseal_kept_string title;	/* charged to the client */
 	uint32_t ping_serial;
 	bool ping_pending;
 	/* A mapped popup's grab of the seat. */
@@ -95,7 +95,7 @@ struct shell_surface {
 
 static const char *title(const struct shell_surface *ss)
 {
-	return ss->title ? ss->title : "";
+	return ss->title.s ? ss->title.s : "";
 }
 
 static int client_pid(const struct shell_surface *ss)
@@ -479,9 +479,9 @@ static void shell_surface_set_title(struct wl_client *c, struct wl_resource *r,
 {
 	struct shell_surface *ss = wl_resource_get_user_data(r);
 
-	/* One string, replaced, at most a message long: bounded. */
-	free(ss->title);
-	ss->title = strdup(t);
+	/* One string, replaced, at most a message long, charged to the
+	 * client's string budget (account/objects.c). */
+	wlseal_kept_string_set(&ss->title, c, t);
 }
 
 static void shell_surface_set_class(struct wl_client *c, struct wl_resource *r,
@@ -529,7 +529,7 @@ static void shell_surface_resource_destroy(struct wl_resource *r)
 	struct shell_surface *ss = wl_resource_get_user_data(r);
 
 	detach(ss);
-	free(ss->title);
+	wlseal_kept_string_clear(&ss->title);
 	free(ss);
 }
 

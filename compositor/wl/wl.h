@@ -291,7 +291,7 @@ struct wlseal_xdg_state {
 struct wlseal_xdg_toplevel {
 	struct wl_resource *resource;
 	struct wlseal_xdg_surface *xs;	/* NULL once the xdg_surface is gone */
-	char *title;
+	struct wlseal_kept_string title;	/* charged to the client */
 	/* xdg_toplevel.set_parent: the window this one is stacked above
 	 * (a dialog's), NULL for none; its children, linked by
 	 * child_link. All of one client (xdg-toplevel.c). */

@@ -55,7 +55,7 @@ static void send_mode(struct decoration *d, uint32_t mode)
 	}
 	wlseal_debug("decoration pid=%d toplevel \"%s\" %s",
 		     (int)wlseal_client_pid(wl_resource_get_client(d->resource)),
-		     d->tl->title ? d->tl->title : "",
+		     d->tl->title.s ? d->tl->title.s : "",
 		     mode == ZXDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE ?
 		     "server_side" : "client_side");
 	zxdg_toplevel_decoration_v1_send_configure(d->resource, mode);

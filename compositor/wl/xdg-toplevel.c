@@ -198,7 +198,7 @@ static void window_size(struct wlseal_xdg_toplevel *tl, int64_t *w, int64_t *h)
 
 static const char *title(struct wlseal_xdg_toplevel *tl)
 {
-	return tl->title ? tl->title : "";
+	return tl->title.s ? tl->title.s : "";
 }
 
 static int client_pid(struct wlseal_surface *s)
@@ -472,9 +472,10 @@ static void toplevel_set_title(struct wl_client *c, struct wl_resource *r,
 	struct wlseal_xdg_toplevel *tl = wl_resource_get_user_data(r);
 
 	/* One string per toplevel, replaced, at most a message long
-	 * (libwayland's 4 KiB): bounded memory. */
-	free(tl->title);
-	tl->title = strdup(title);
+	 * (libwayland's 4 KiB), and charged to the client's string budget
+	 * (account/objects.c): a refusal ends the client. */
+	if (!wlseal_kept_string_set(&tl->title, c, title))
+		return;
 	changed(tl);
 }
 
@@ -623,7 +624,7 @@ static void toplevel_resource_destroy(struct wl_resource *r)
 	/* Children of a window that never mapped keep a parent too. */
 	orphan_children(tl);
 	unlink_parent(tl);
-	free(tl->title);
+	wlseal_kept_string_clear(&tl->title);
 	free(tl);
 }
 
