@@ -112,6 +112,8 @@ static enum verdict fuzz_connection(const struct options *o, uint64_t index,
 	rnd(&c.rng);
 	c.hostility = levels[below(&c.rng, sizeof(levels) / sizeof(levels[0]))];
 	c.linger = chance(&c.rng, 100);
+	c.scanout = o->scanout;
+	c.shoot_pid = o->scanout ? o->pid : 0;
 	c.fd = connect_socket(o->socket);
 	if (c.fd < 0)
 		return CONN_NOCONNECT;
@@ -125,9 +127,11 @@ static enum verdict fuzz_connection(const struct options *o, uint64_t index,
 	bind_all(&c, st);
 	n = 1 + below(&c.rng, (uint32_t)(o->per_connection < budget ? o->per_connection : budget));
 	for (uint64_t i = 0; i < n && !c.dead; i++) {
-		if (below(&c.rng, 16) == 0)
+		if (below(&c.rng, 16) == 0) {
 			scaffold(&c, st);
-		else
+			if (c.scanout && chance(&c.rng, 250))
+				scanout_scaffold(&c, st);
+		} else
 			one_request(&c, st);
 		if (o->input_fd >= 0 && below(&c.rng, 24) == 0)
 			input_click(o->input_fd, &c.rng);
@@ -233,6 +237,11 @@ static void usage(FILE *f)
 "  --pid=PID            the compositor's pid: must stay alive\n"
 "  --input=PATH         the compositor's --input FIFO: clicks and mouse\n"
 "                       motion are written into it between requests\n"
+"  --scanout            now and then a fullscreen window scanned out as it\n"
+"                       is, then its pool grown, its pages written, holes\n"
+"                       punched, subsurfaces and popups put over it, its\n"
+"                       buffer and pool destroyed on screen; with --pid,\n"
+"                       screenshots asked for (SIGUSR1) meanwhile\n"
 "  --verbose            one line per connection on stderr\n"
 "  --help               this text\n"
 "\n"
@@ -280,7 +289,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 	enum { O_SOCKET = 256, O_SEED, O_FIRST, O_CONNECTIONS, O_REQUESTS,
 	       O_PER, O_SECONDS, O_TIMEOUT, O_PID, O_VERBOSE, O_HELP,
 	       O_STALL, O_CLIENTS, O_ITERATIONS, O_LONG, O_KEEP, O_OUT, O_REPLAY,
-	       O_OUTPUT_SIZE, O_EXCLUDE, O_INPUT };
+	       O_OUTPUT_SIZE, O_EXCLUDE, O_INPUT, O_SCANOUT };
 	static const struct option longopts[] = {
 		{ "socket", required_argument, NULL, O_SOCKET },
 		{ "seed", required_argument, NULL, O_SEED },
@@ -294,6 +303,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "verbose", no_argument, NULL, O_VERBOSE },
 		{ "help", no_argument, NULL, O_HELP },
 		{ "input", required_argument, NULL, O_INPUT },
+		{ "scanout", no_argument, NULL, O_SCANOUT },
 		{ "stall", no_argument, NULL, O_STALL },
 		{ "clients", required_argument, NULL, O_CLIENTS },
 		{ "iterations", required_argument, NULL, O_ITERATIONS },
@@ -338,6 +348,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 			o->pid = (pid_t)v;
 			break;
 		case O_VERBOSE: o->verbose = true; break;
+		case O_SCANOUT: o->scanout = true; break;
 		case O_INPUT:
 			/* The compositor has the read end open already. */
 			o->input_fd = open(optarg, O_WRONLY | O_NONBLOCK | O_CLOEXEC);

@@ -65,6 +65,7 @@ struct options {
 	pid_t pid;
 	bool verbose;
 	int input_fd;		/* --input: the compositor's FIFO, or -1 */
+	bool scanout;		/* --scanout: fullscreen scanout scaffolds */
 	/* --stall (stall.c) */
 	bool stall;
 	int clients;
@@ -108,6 +109,9 @@ struct conn {
 	unsigned char in[MAX_MSG * 2];
 	size_t in_len;
 	uint64_t requests;
+	int32_t conf_w, conf_h;	/* the last xdg_toplevel.configure size */
+	bool scanout;		/* --scanout: scanout.c's scaffolds too */
+	pid_t shoot_pid;	/* --scanout with --pid: SIGUSR1 screenshots */
 };
 
 struct stats {
@@ -158,5 +162,21 @@ int hostile_fd(struct rng *r, off_t want_size);
 void one_request(struct conn *c, struct stats *st);
 void bind_all(struct conn *c, struct stats *st);
 void scaffold(struct conn *c, struct stats *st);
+/* The helpers scanout.c shares: a request of plain words, a new object
+ * made by a request (its new_id first), a surface with an xdg_surface,
+ * a mapped popup on an xdg_surface with a role (its xdg_surface). */
+void send_words(struct conn *c, struct stats *st, uint32_t target,
+		uint32_t opcode, const uint32_t *w, int n);
+uint32_t send_new(struct conn *c, struct stats *st, uint32_t target,
+		  uint32_t opcode, const struct wl_interface *iface,
+		  const uint32_t *w, int n);
+uint32_t new_xdg_surface(struct conn *c, struct stats *st, uint32_t comp,
+			 uint32_t wm, uint32_t *xs);
+uint32_t popup_on(struct conn *c, struct stats *st, uint32_t comp,
+		  uint32_t wm, uint32_t parent);
+
+/* scanout.c: a fullscreen toplevel scanned out, then its pool grown,
+ * its buffer written, covered, destroyed and screenshotted. */
+void scanout_scaffold(struct conn *c, struct stats *st);
 
 #endif

@@ -121,6 +121,11 @@ void handle_event(struct conn *c, const uint32_t *p, size_t size)
 		c->frames_done++;
 		return;
 	}
+	if (iface == &xdg_toplevel_interface && opcode == 0 /* configure */ &&
+	    words >= 4) {
+		c->conf_w = (int32_t)p[2];
+		c->conf_h = (int32_t)p[3];
+	}
 	if ((iface == &xdg_surface_interface || iface == &xdg_wm_base_interface) && words >= 3) {
 		c->obj[id].serial = p[2];
 		c->last_serial = p[2];

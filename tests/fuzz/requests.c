@@ -394,7 +394,7 @@ void bind_all(struct conn *c, struct stats *st)
 
 /* A request of @n plain words (ints, uints, object ids already on the
  * wire) on object slot @target. */
-static void send_words(struct conn *c, struct stats *st, uint32_t target,
+void send_words(struct conn *c, struct stats *st, uint32_t target,
 		       uint32_t opcode, const uint32_t *w, int n)
 {
 	struct msg m = { .len = 8 };
@@ -407,7 +407,7 @@ static void send_words(struct conn *c, struct stats *st, uint32_t target,
 
 /* A new object of @iface made by a request on @target whose first
  * argument is its new_id, followed by @n words. */
-static uint32_t send_new(struct conn *c, struct stats *st, uint32_t target,
+uint32_t send_new(struct conn *c, struct stats *st, uint32_t target,
 			 uint32_t opcode, const struct wl_interface *iface,
 			 const uint32_t *w, int n)
 {
@@ -443,7 +443,7 @@ static void map_role(struct conn *c, struct stats *st, uint32_t surf,
 }
 
 /* A new surface with an xdg_surface; *@xs receives the xdg_surface. */
-static uint32_t new_xdg_surface(struct conn *c, struct stats *st,
+uint32_t new_xdg_surface(struct conn *c, struct stats *st,
 				uint32_t comp, uint32_t wm, uint32_t *xs)
 {
 	uint32_t surf, w[1];
@@ -460,7 +460,7 @@ static uint32_t new_xdg_surface(struct conn *c, struct stats *st,
 /* A popup on @parent (an xdg_surface with a role): a complete
  * positioner with any anchor, gravity, adjustment and offset, sometimes
  * reactive, a grab now and then; mostly mapped. Returns its xdg_surface. */
-static uint32_t popup_on(struct conn *c, struct stats *st, uint32_t comp,
+uint32_t popup_on(struct conn *c, struct stats *st, uint32_t comp,
 			 uint32_t wm, uint32_t parent)
 {
 	struct rng *r = &c->rng;

@@ -83,6 +83,12 @@ void op_set_seals(void)
 	if (got == 0 && want && want != EBUSY)
 		finding(true, "SHMEM_SET_SEALS(0x%x) on fd %d succeeded, expected %s (seals 0x%x, %d other references)",
 			seed, fd, strerror(want), files[f].seals, others(f, 1));
+	/* A read-only udmabuf's pages cannot have left the file (it
+	 * refuses truncation and holes): EBUSY is certain there. */
+	else if (got == 0 && (files[f].seals & ~new_up & F_SEAL_WRITE) &&
+		 ro_pinned(f))
+		finding(true, "SHMEM_SET_SEALS(0x%x) removed F_SEAL_WRITE behind a read-only udmabuf",
+			seed);
 	else if (got && !want)
 		finding(false, "SHMEM_SET_SEALS(0x%x) on fd %d: %s, expected success",
 			seed, fd, strerror(got));
@@ -405,6 +411,8 @@ void op_vmsplice(void)
 		return;
 	}
 	pn->file = maps[i].file;
+	pn->dmabuf = -1;
+	pn->readonly = false;
 	npins++;
 }
 

@@ -10,7 +10,9 @@
  * close_range, /proc/self/fd reopen (read-write and read-only), SCM_RIGHTS
  * messages kept in flight, mmap/munmap (shared writable and read-only),
  * ftruncate, fallocate, write, vmsplice (pages pinned by a pipe), fork()
- * children that try to change seals, watcher processes (forked, or fed
+ * children that try to change seals, udmabufs of the files in both modes
+ * (pages pinned by a dma-buf; every write path of a read-only one tried,
+ * the DRM import's included: seal-fuzz-udmabuf.c), watcher processes (forked, or fed
  * through SCM_RIGHTS) that hold an fd or only a read-only mapping, and
  * races: a thread calls SHMEM_SET_SEALS while the driver empties the slot
  * and another thread holds inode_lock with fallocate().
@@ -34,7 +36,7 @@
  *
  * This file holds the driver: the weighted table of operations and main();
  * the model is in seal-fuzz-model.c, the watchers in seal-fuzz-watchers.c,
- * the operations in seal-fuzz-ops.c.
+ * the operations in seal-fuzz-ops.c and seal-fuzz-udmabuf.c.
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -58,6 +60,7 @@ static const struct {
 	{ "scm_rights", op_scm, 4 }, { "mmap", op_mmap, 6 },
 	{ "ftruncate", op_truncate, 6 }, { "write", op_write, 5 },
 	{ "fallocate", op_fallocate, 4 }, { "vmsplice", op_vmsplice, 2 },
+	{ "udmabuf", op_udmabuf, 3 },
 	{ "watcher", op_watch, 4 }, { "fork_try", op_fork_try, 2 },
 	{ "race", op_race, 2 },
 };

@@ -66,9 +66,13 @@ struct flight {
 	int file;
 };
 
+/* Pages held: by a pipe (vmsplice: pipe[]), or by a udmabuf (dmabuf,
+ * also in pipe[0], pipe[1] -1; seal-fuzz-udmabuf.c). */
 struct pin {
 	int pipe[2];
 	int file;
+	int dmabuf;	/* -1: a pipe's pin */
+	bool readonly;	/* a read-only udmabuf */
 };
 
 /* seal-fuzz-model.c: the state of the model. */
@@ -127,5 +131,10 @@ void op_vmsplice(void);
 void op_watch(void);
 void op_fork_try(void);
 void op_race(void);
+
+/* seal-fuzz-udmabuf.c: udmabufs of the files, both modes, and the write
+ * paths of read-only ones; does a read-only one pin @f's pages? */
+void op_udmabuf(void);
+bool ro_pinned(int f);
 
 #endif
