@@ -271,35 +271,6 @@ out:
 
 static int count_fds(pid_t pid);
 
-/* A "Key: N kB" line of /proc/PID/status or /proc/meminfo, in bytes;
- * -1 when it cannot be read. */
-static long long proc_kb(const char *path, const char *key)
-{
-	char line[128];
-	size_t n = strlen(key);
-	long long kib = -1;
-	FILE *f = fopen(path, "re");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, key, n) && line[n] == ':') {
-			kib = strtoll(line + n + 1, NULL, 10);
-			break;
-		}
-	fclose(f);
-	return kib < 0 ? -1 : kib << 10;
-}
-
-static long long compositor_shmem(struct attack *a)
-{
-	char path[64];
-
-	if (!a->compositor_pid)
-		return -1;
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)a->compositor_pid);
-	return proc_kb(path, "RssShmem");
-}
 
 /* Samples every row of @buf (@rows tall) through @vp, a few rows a frame,
  * until the compositor holds @goal bytes or time is up. Returns the frames
@@ -317,7 +288,7 @@ static int charge_walk(struct attack *x, struct wp_viewport *vp,
 		if (att_present(x, buf, CHARGE_W, rows) != 0)
 			return -1;
 		frames++;
-		if (compositor_shmem(x) >= goal || att_now_ms() > deadline)
+		if (att_compositor_kb(x, "RssShmem") >= goal || att_now_ms() > deadline)
 			break;
 	}
 	return frames;
@@ -361,8 +332,8 @@ ATT_SCENARIO(run_hole_charge, "hole-charge",
 	     SURVIVES)
 {
 	static struct attack conns[CHARGE_CONNECTIONS];
-	long long avail = proc_kb("/proc/meminfo", "MemAvailable");
-	long long base = compositor_shmem(a), goal, held = 0;
+	long long avail = att_proc_kb("/proc/meminfo", "MemAvailable");
+	long long base = att_compositor_kb(a, "RssShmem"), goal, held = 0;
 	int64_t deadline = att_now_ms() + CHARGE_SECONDS * 1000;
 	size_t size = (size_t)INT32_MAX / CHARGE_STRIDE * CHARGE_STRIDE;
 	int c, used = 0, frames = 0, pools = 0, refused = 0;
@@ -381,7 +352,7 @@ ATT_SCENARIO(run_hole_charge, "hole-charge",
 		int fd, n;
 
 		if (att_now_ms() > deadline ||
-		    (held = compositor_shmem(a) - (base > 0 ? base : 0)) >= goal)
+		    (held = att_compositor_kb(a, "RssShmem") - (base > 0 ? base : 0)) >= goal)
 			break;
 		x->timeout_ms = a->timeout_ms > 30000 ? a->timeout_ms : 30000;
 		fd = att_memfd_sparse(size, MFD_ALLOW_SEALING);
@@ -418,8 +389,8 @@ ATT_SCENARIO(run_hole_charge, "hole-charge",
 			break;
 		frames += n;
 	}
-	if (compositor_shmem(a) >= 0)
-		held = compositor_shmem(a) - (base > 0 ? base : 0);
+	if (att_compositor_kb(a, "RssShmem") >= 0)
+		held = att_compositor_kb(a, "RssShmem") - (base > 0 ? base : 0);
 	att_note(o, "%d pools on %d connections, %d refused, %d frames", pools,
 		 used, refused, frames);
 	if (held > 0)

@@ -88,6 +88,11 @@ int att_file_held(pid_t pid, int fd);
 /* How many of @pid's fds and mappings name a file containing @name (a
  * memfd's "memfd:NAME"); -1 when /proc cannot tell. */
 int att_files_named(pid_t pid, const char *name);
+/* A "Key: N kB" line of /proc/PID/status or /proc/meminfo, in bytes;
+ * -1 when it cannot be read. */
+long long att_proc_kb(const char *path, const char *key);
+/* The same line of the compositor's /proc/PID/status; -1 unknown. */
+long long att_compositor_kb(struct attack *a, const char *key);
 /*
  * The compositor releases a destroyed pool's mapping and fd on its closer
  * thread, not inside the request: wait (at most max_s seconds) until it

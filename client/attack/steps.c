@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -180,6 +181,36 @@ int64_t att_wait_file_released(struct attack *a, struct outcome *o, int fd,
 		att_fail_setup(o, "%d fds and mappings of the destroyed pools still held %d s later",
 			       held, max_s);
 	return held == 0 ? att_now_ms() - t0 : -1;
+}
+
+/* A "Key: N kB" line of /proc/PID/status or /proc/meminfo, in bytes;
+ * -1 when it cannot be read. */
+long long att_proc_kb(const char *path, const char *key)
+{
+	char line[128];
+	size_t n = strlen(key);
+	long long kib = -1;
+	FILE *f = fopen(path, "re");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, n) && line[n] == ':') {
+			kib = strtoll(line + n + 1, NULL, 10);
+			break;
+		}
+	fclose(f);
+	return kib < 0 ? -1 : kib << 10;
+}
+
+long long att_compositor_kb(struct attack *a, const char *key)
+{
+	char path[64];
+
+	if (!a->compositor_pid)
+		return -1;
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)a->compositor_pid);
+	return att_proc_kb(path, key);
 }
 
 /* How many of @pid's fds and mappings are memfds named @name. */

@@ -428,25 +428,6 @@ ATT_SCENARIO(run_title_storm, "title-storm",
 	      NULL);
 }
 
-/* The compositor's resident set, in bytes; -1 when unknown. */
-static long long compositor_rss(struct attack *a)
-{
-	char path[64], line[128];
-	long long kib = -1;
-	FILE *f;
-
-	if (!a->compositor_pid)
-		return -1;
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)a->compositor_pid);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, "VmRSS:", 6))
-			kib = strtoll(line + 6, NULL, 10);
-	fclose(f);
-	return kib < 0 ? -1 : kib << 10;
-}
 
 #define FLOOD_CLIENTS 12
 #define FLOOD_TOPLEVELS 4000
@@ -493,7 +474,7 @@ static int flood_round(struct attack *a, struct outcome *o, size_t len,
 			} else {
 				made += 200;
 			}
-			rss = compositor_rss(a);
+			rss = att_compositor_kb(a, "VmRSS");
 			*peak = rss > *peak ? rss : *peak;
 			honest_sample(hc);
 		}
@@ -509,7 +490,7 @@ ATT_SCENARIO(run_title_flood, "title-flood",
 	     ACCEPTED)
 {
 	size_t fits = (1u << 20) / FLOOD_TOPLEVELS - 40;
-	long long before = compositor_rss(a), peak = before;
+	long long before = att_compositor_kb(a, "VmRSS"), peak = before;
 	int refused_long = 0, refused_fit = 0, made_long, made_fit;
 	struct honest hc;
 
