@@ -138,3 +138,48 @@ ATT_SCENARIO(run_disconnect_pending_pool, "disconnect-pending-pool",
 	o->result = att_alive(a) ? RES_ACCEPTED : RES_GONE;
 	att_note(o, "attacker left with requests in flight");
 }
+
+/*
+ * A toplevel whose wl_surface the client destroyed first: the xdg_surface
+ * and the xdg_toplevel live on without one. Linking it into a family
+ * (xdg_toplevel.set_parent, as child and as parent) must not look at the
+ * surface that is gone. Found by the sanitized fuzzer: the compositor
+ * read the mapped flag of a NULL surface.
+ */
+ATT_SCENARIO(run_set_parent_defunct_surface, "set-parent-defunct-surface",
+	     "xdg_toplevel.set_parent on a toplevel whose wl_surface was destroyed first, as child and as parent of a mapped window",
+	     ACCEPTED)
+{
+	struct wl_surface *s;
+	struct xdg_surface *xs;
+	struct xdg_toplevel *orphan;
+	struct wl_buffer *buf = NULL;
+	int fd;
+
+	if (!a->wm_base) {
+		att_fail_setup(o, "no xdg_wm_base");
+		return;
+	}
+	fd = att_memfd_or_fail(o, ATT_SIZE, MFD_ALLOW_SEALING, F_SEAL_SHRINK);
+	if (fd < 0 || att_window(a) != 0) {
+		att_fail_setup(o, "no mapped window to be the other side");
+		return;
+	}
+	att_show_fd(a, fd, ATT_SIZE, 0, 2, &buf);
+	s = wl_compositor_create_surface(a->compositor);
+	xs = xdg_wm_base_get_xdg_surface(a->wm_base, s);
+	orphan = xdg_surface_get_toplevel(xs);
+	wl_surface_commit(s);
+	if (att_roundtrip(a) != 0)
+		return;
+	wl_surface_destroy(s);
+	xdg_toplevel_set_parent(orphan, a->toplevel);
+	if (att_roundtrip(a) != 0)
+		return;
+	xdg_toplevel_set_parent(orphan, NULL);
+	xdg_toplevel_set_parent(a->toplevel, orphan);
+	/* The window redrawn: the family's stacking at its next map. */
+	att_keep_presenting(a, buf, 2);
+	close(fd);
+	att_note(o, "set_parent with the orphan as child and as parent");
+}

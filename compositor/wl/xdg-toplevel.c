@@ -227,7 +227,9 @@ static void place(struct wlseal_xdg_toplevel *tl)
 
 static struct wlseal_scene_view *shown_view(struct wlseal_xdg_toplevel *tl)
 {
-	if (!tl->xs || !tl->xs->surface->view.mapped)
+	/* An xdg_surface outlives its wl_surface when the client destroys
+	 * the wl_surface first (xdg-shell.c sets surface NULL then). */
+	if (!tl->xs || !tl->xs->surface || !tl->xs->surface->view.mapped)
 		return NULL;
 	return &tl->xs->surface->view;
 }
@@ -455,7 +457,7 @@ static void toplevel_set_parent(struct wl_client *c, struct wl_resource *r,
 	if (parent == tl->parent)
 		return;
 	link_parent(tl, parent);
-	if (!parent || !tl->xs)
+	if (!parent || !tl->xs || !tl->xs->surface)
 		return;
 	/* Its parent and their ancestors go under it, or under its
 	 * lowest shown descendant. */
