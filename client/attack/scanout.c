@@ -326,16 +326,16 @@ ATT_SCENARIO(run_scanout_buffer_churn, "scanout-buffer-churn",
  * into the old place (the display's image of the buffer: the frame
  * checksum, screenshots, the headless output's front) must not be left
  * pointing at nothing. Each round grows the file and the pool (by 1 MiB
- * and then by 256 MiB, so that the mapping cannot stay where it is), shows
+ * and then by 64 MiB, so that the mapping can hardly stay where it is), shows
  * the same buffer again, then a buffer in the part just added, with the
  * compositor's frame checksum on (the runner's --print-frames) and, where
  * the attacker may signal the compositor, a screenshot asked for.
  */
 ATT_SCENARIO(run_scanout_resize_on_screen, "scanout-resize-on-screen",
-	     "a pool grown (the file first, then wl_shm_pool.resize, 1 MiB to 256 MiB more) while its fullscreen buffer is scanned out, the same buffer shown again and one from the new part: nothing may keep pointing at the mapping's old place",
+	     "a pool grown (the file first, then wl_shm_pool.resize, 1 MiB to 64 MiB more) while its fullscreen buffer is scanned out, the same buffer shown again and one from the new part: nothing may keep pointing at the mapping's old place",
 	     ACCEPTED)
 {
-	static const size_t grow[] = { 1u << 20, 256u << 20, 4096, 64u << 20 };
+	static const size_t grow[] = { 1u << 20, 64u << 20, 4096, 16u << 20 };
 	struct wl_shm_pool *pool;
 	struct wl_buffer *first, *fresh;
 	int32_t w, h;
