@@ -364,3 +364,20 @@ void test_accept_full_table(void)
 		close(alive[--n_alive]);
 	comp_stop(&c);
 }
+
+/* --exit-after=1: the compositor ends by itself, cleanly, and says why
+ * (the demo's and the benches' compositors rely on it). */
+void test_exit_after(void)
+{
+	static struct comp c;
+	const char *args[] = { "--exit-after=1", NULL };
+
+	comp_start(&c, args);
+	if (!proc_wait_exit(&c.p, TIMEOUT_MS))
+		fail("--exit-after=1: still running after %d ms", TIMEOUT_MS);
+	check(WIFEXITED(c.p.status) && WEXITSTATUS(c.p.status) == 0,
+	      "--exit-after=1: exit status 0 (wait status 0x%x)", c.p.status);
+	check(proc_contains(&c.p, "--exit-after reached"),
+	      "--exit-after=1: the log says why it ended");
+	comp_stop(&c);
+}

@@ -70,6 +70,7 @@ static const struct harness_test tests[] = {
 	{ "refuse-all-mapped", test_refuse_all_mapped },
 	{ "evict-parked-first", test_evict_parked_first },
 	{ "accept-full-table", test_accept_full_table },
+	{ "exit-after", test_exit_after },
 };
 
 int main(int argc, char **argv)

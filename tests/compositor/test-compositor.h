@@ -73,5 +73,6 @@ void test_evict_unmapped(void);
 void test_refuse_all_mapped(void);
 void test_evict_parked_first(void);
 void test_accept_full_table(void);
+void test_exit_after(void);
 
 #endif

@@ -865,6 +865,18 @@ static void test_selection(void)
 	check(cb.selections == 2 && cancelled == 1,
 	      "a serial not newer than the selection's: ignored");
 
+	/* Drag-and-drop's requests on selection offers: accept is
+	 * feedback and does nothing, destroy lets go of the old offer,
+	 * set_actions is an error (a selection has no actions). */
+	wl_data_offer_accept(old, 0, "text/plain");
+	wl_data_offer_destroy(old);
+	if (wl_display_roundtrip(tb.display) < 0)
+		fail("accept and destroy of an old offer: %s", last_client_log);
+	wl_data_offer_set_actions(cb.selection, WL_DATA_DEVICE_MANAGER_DND_ACTION_COPY,
+				  WL_DATA_DEVICE_MANAGER_DND_ACTION_COPY);
+	expect_error(&tb, "set_actions on a selection offer", "wl_data_offer",
+		     WL_DATA_OFFER_ERROR_INVALID_OFFER);
+
 	wl_data_device_set_selection(da, s1, 7);
 	expect_error(&sc.t, "a source used twice", "wl_data_device", 1);
 	(void)s3;

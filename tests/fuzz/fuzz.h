@@ -22,6 +22,7 @@
 #include "relative-pointer-unstable-v1-client-protocol.h"
 #include "pointer-constraints-unstable-v1-client-protocol.h"
 #include "text-input-unstable-v3-client-protocol.h"
+#include "viewporter-client-protocol.h"
 
 #define MAX_OBJECTS 4096
 #define MAX_MSG 4096		/* libwayland's connection buffer */

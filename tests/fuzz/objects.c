@@ -31,6 +31,7 @@ static const struct wl_interface *const interfaces[] = {
 	&zwp_confined_pointer_v1_interface,
 	&zwp_text_input_manager_v3_interface, &zwp_text_input_v3_interface,
 	&wl_shell_interface, &wl_shell_surface_interface,
+	&wp_viewporter_interface, &wp_viewport_interface,
 };
 #define N_INTERFACES (sizeof(interfaces) / sizeof(interfaces[0]))
 
