@@ -16,14 +16,15 @@
  *
  * So the calls that may free a file run here. The loop hands over the
  * mapping and the fd; this thread unmaps and closes them, in order, and
- * tells the loop through an eventfd, which then runs the pool's @done:
- * the budget is uncharged only now, so the totals never undercount what
- * the compositor still holds. Nothing else is shared: the thread touches
- * no pool, no account and no Wayland object, only the two queues under
- * the mutex. The mapping is read by nobody once handed over (the pool's
- * last buffer is gone), and the fd number is not reused before close()
- * returns, so handing them to another thread changes no answer the loop
- * gets.
+ * tells the loop through an eventfd, which then runs the job's @done
+ * (pool.c's: the pool's, or a retired mapping's): the budget is
+ * uncharged only now, so the totals never undercount what the compositor
+ * still holds. Nothing else is shared: the thread touches no pool, no
+ * account and no Wayland object, only the two queues under the mutex.
+ * The mapping is read by nobody once handed over (the pool's last buffer
+ * is gone, or the retired mapping's last pin), and the fd number is not
+ * reused before close() returns, so handing them to another thread
+ * changes no answer the loop gets.
  */
 #include <errno.h>
 #include <pthread.h>
