@@ -63,13 +63,23 @@ static bool await_configure(struct conn *c, uint32_t xs)
 }
 
 /* A file of @size bytes for the pool: sealed SHRINK mostly, now and then
- * write-sealed as well (filled first) or not sealed at all. */
+ * write-sealed as well (filled first), not sealed (--unsealed=seal seals
+ * it) or not sealable at all (--unsealed=copy copies it). */
 static int pool_file(struct conn *c, struct shown *s, size_t size)
 {
 	unsigned mode = below(&c->rng, 10);
 	uint32_t pixel = 0xff000000u | (uint32_t)rnd(&c->rng);
-	int fd = memfd_of_size(&c->rng, (off_t)size, 0);
+	int fd;
 
+	if (mode == 9 && chance(&c->rng, 500)) {
+		fd = memfd_create("wlseal-fuzz-nosealing", MFD_CLOEXEC);
+		if (fd >= 0 && ftruncate(fd, (off_t)size) < 0) {
+			close(fd);
+			fd = -1;
+		}
+		return fd;
+	}
+	fd = memfd_of_size(&c->rng, (off_t)size, 0);
 	if (fd < 0)
 		return -1;
 	if (mode < 3) {
