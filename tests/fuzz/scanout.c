@@ -25,19 +25,13 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/falloc.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include "fuzz.h"
-
-#ifndef FALLOC_FL_KEEP_SIZE
-#define FALLOC_FL_KEEP_SIZE 0x01
-#endif
-#ifndef FALLOC_FL_PUNCH_HOLE
-#define FALLOC_FL_PUNCH_HOLE 0x02
-#endif
 
 #define PAGE 4096u
 #define XRGB 1u		/* WL_SHM_FORMAT_XRGB8888 */
