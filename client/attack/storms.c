@@ -61,12 +61,14 @@ struct honest {
 	int64_t worst_us;
 	int samples;
 	bool lost;
+	bool bounded;	/* its worst roundtrip is asserted (HONEST_MAX_MS) */
 };
 
 static int honest_start(struct honest *hc, struct attack *a,
 			struct outcome *o)
 {
-	*hc = (struct honest){ .h = { .timeout_ms = a->timeout_ms } };
+	*hc = (struct honest){ .h = { .timeout_ms = a->timeout_ms },
+			       .bounded = true };
 	if (att_connect(&hc->h) != 0) {
 		att_fail_setup(o, "the honest client cannot connect");
 		att_disconnect(&hc->h);
@@ -101,7 +103,7 @@ static void honest_end(struct honest *hc, struct outcome *o)
 	if (hc->lost)
 		att_fail_setup(o, "the honest client lost its connection or waited %d ms",
 			       HONEST_MAX_MS * 10);
-	else if (hc->worst_us > HONEST_MAX_MS * 1000)
+	else if (hc->bounded && hc->worst_us > HONEST_MAX_MS * 1000)
 		att_fail_setup(o, "the honest client waited %.1f ms for a roundtrip (limit %d ms)",
 			       (double)hc->worst_us / 1000.0, HONEST_MAX_MS);
 	att_disconnect(&hc->h);
@@ -440,8 +442,9 @@ ATT_SCENARIO(run_title_storm, "title-storm",
  * budget, having made a few hundred), one with titles as long as the
  * budget allows for all 4000 (about 220 bytes: every connection within
  * its budget, 48,000 toplevels in all). The compositor's resident set
- * stays under FLOOD_RSS_MAX through both (measured between batches), and
- * the honest connection's roundtrips stay short.
+ * stays under FLOOD_RSS_MAX through both (measured between batches); the
+ * honest connection's roundtrips are reported, not bounded: wall time
+ * here would be the machine's load as much as the compositor's.
  */
 static int flood_round(struct attack *a, struct outcome *o, size_t len,
 		       struct honest *hc, long long *peak, int *refused)
@@ -506,6 +509,9 @@ ATT_SCENARIO(run_title_flood, "title-flood",
 	}
 	if (honest_start(&hc, a, o) != 0)
 		return;
+	/* What this scenario asserts is memory; the honest client's
+	 * roundtrips are reported, and only a lost one fails it. */
+	hc.bounded = false;
 	made_long = flood_round(a, o, TITLE_LEN, &hc, &peak, &refused_long);
 	made_fit = made_long < 0 ? -1 :
 		   flood_round(a, o, fits, &hc, &peak, &refused_fit);
