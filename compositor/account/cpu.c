@@ -19,13 +19,13 @@
  *
  * The switch points are those calls and the loop's wait for events
  * (wlseal_cpu_wait_begin/end). In the executable the wait is
- * libwayland's epoll_wait(), which this file interposes the way
- * fd-guard.c interposes recvmsg(): the executable's definition wins
- * over the C library's for libwayland-server's call. Sleeping there is
- * charged to nobody.
+ * libwayland's epoll_wait(), which compositor/interpose.c defines the
+ * way it defines recvmsg(): the executable's definition wins over the
+ * C library's for libwayland-server's call. Sleeping there is charged
+ * to nobody.
  *
- * Embedded in another process (the WLCS module, tests/wlcs/, built with
- * WLSEAL_EMBEDDED) there is no interposer, for two reasons. A module
+ * Embedded in another process (the WLCS module, tests/wlcs/, which does
+ * not link interpose.c) there is no interposer, for two reasons. A module
  * loaded with dlopen() cannot interpose: libwayland-server's reference
  * to epoll_wait() is looked up in the global scope first (the program
  * and what it was linked with: WLCS links libwayland-server and the C
@@ -33,7 +33,7 @@
  * never runs. And were it found (a preload, RTLD_GLOBAL), it would run
  * for every epoll_wait() of the process: WLCS's own event loops on
  * other threads would switch this one thread's accounting under it.
- * There the compositor's loop (compositor/embed.c) waits by itself,
+ * There the compositor's loop (compositor/server.c, run_polling) waits by itself,
  * with poll() on the loop's epoll fd between the two calls, and then
  * dispatches without waiting: the same switch points.
  *
@@ -325,22 +325,6 @@ void wlseal_cpu_wait_end(void)
 {
 	switch_to(LOOP, NULL);
 }
-
-#ifndef WLSEAL_EMBEDDED
-/* The C library's epoll_wait(), as libwayland's event loop calls it. */
-int epoll_wait(int epfd, struct epoll_event *events, int maxevents,
-	       int timeout)
-{
-	int n, saved;
-
-	wlseal_cpu_wait_begin();
-	n = (int)syscall(SYS_epoll_wait, epfd, events, maxevents, timeout);
-	saved = errno;
-	wlseal_cpu_wait_end();
-	errno = saved;
-	return n;
-}
-#endif
 
 void wlseal_cpu_report(void)
 {

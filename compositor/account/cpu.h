@@ -16,8 +16,9 @@ void wlseal_cpu_start(void);
 /* fd-guard.c: @client's socket is read; its requests follow. */
 void wlseal_cpu_dispatch(struct wl_client *client);
 /* Around the loop's wait for events: sleeping is charged to nobody.
- * The executable's epoll_wait() calls them; an embedded server's loop
- * (compositor/embed.c) calls them around its own wait (cpu.c says why). */
+ * The executable's epoll_wait() (compositor/interpose.c) calls them; a
+ * server without it (compositor/server.c, run_polling) calls them around
+ * its own wait (cpu.c says why). */
 void wlseal_cpu_wait_begin(void);
 void wlseal_cpu_wait_end(void);
 /* fd-guard.c: how many bytes the next read of @client's socket may

@@ -14,7 +14,7 @@
  * every new client, pools and keymaps cannot be had. That is a lock-out
  * through the fd-passing that shared memory rides on.
  *
- * The count, per connection: recvmsg() below is the C library's, as
+ * The count, per connection: recvmsg() (interpose.c, below) is the C library's, as
  * libwayland-server calls it (the executable's definition interposes on
  * the shared library's), and adds the fds each read brings; the protocol
  * logger, called for every request libwayland dispatches, adds those the
@@ -31,9 +31,11 @@
  * request takes some: fds held for long are a message that never
  * completes, and they count against the connections' share of the table.
  *
- * Embedded in another process (the WLCS module, tests/wlcs/, built with
- * WLSEAL_EMBEDDED), recvmsg() and sendmsg() are not defined here, and
- * neither guard of this file is on. A module loaded with dlopen() does
+ * The two C library functions are defined in compositor/interpose.c,
+ * linked into wlseal-compositor only, which hands them to
+ * wlseal_fd_guard_recvmsg() and _sendmsg() below. A program without them
+ * (the WLCS module, tests/wlcs/; wlseal_options.interposed false) has
+ * neither guard of this file on. A module loaded with dlopen() does
  * not interpose: libwayland-server's calls are bound in the global scope
  * first, where the C library's definitions are (cpu.c has the lookup
  * order), so these would never see the compositor's reads. Were they
@@ -41,7 +43,7 @@
  * clients' own connections in the same process, on other threads, and
  * count into tables only the compositor's thread may touch. Counting
  * only the fds requests take, without those received, would be wrong
- * the other way (a negative count held), so the embedded build counts
+ * the other way (a negative count held), so such a program counts
  * neither: its clients are the suite's, not attackers, and the guards
  * are tested on the executable (tests/attack/). What stays is the
  * protocol logger, which charges the CPU of each request to its client
@@ -81,6 +83,8 @@ static int n_by_fd;
 static struct wl_protocol_logger *logger;
 static struct wl_listener client_created;
 static struct wl_event_source *idle;
+/* interpose.c hands us the reads (wlseal_fd_guard_init). */
+static bool interposed;
 /* Connections that received fds since the last check: the check after
  * dispatch looks at them only, never at every connection. */
 static struct wl_list checking = { &checking, &checking };
@@ -151,9 +155,9 @@ static void check_all(void *data)
 	}
 }
 
-#ifndef WLSEAL_EMBEDDED
-/* The C library's recvmsg(), counting the fds of client connections. */
-ssize_t recvmsg(int fd, struct msghdr *msg, int flags)
+/* The C library's recvmsg() as interpose.c hands it on, counting the
+ * fds of client connections. */
+ssize_t wlseal_fd_guard_recvmsg(int fd, struct msghdr *msg, int flags)
 {
 	struct guarded *g = lookup(fd);
 	struct cmsghdr *cm;
@@ -218,7 +222,7 @@ read:
  * error that says why. An honest client reads its socket whenever it is
  * readable and gets a few fds in its life (a keymap per keyboard).
  */
-ssize_t sendmsg(int fd, const struct msghdr *msg, int flags)
+ssize_t wlseal_fd_guard_sendmsg(int fd, const struct msghdr *msg, int flags)
 {
 	struct guarded *g = lookup(fd);
 	struct cmsghdr *cm;
@@ -243,7 +247,6 @@ ssize_t sendmsg(int fd, const struct msghdr *msg, int flags)
 	}
 	return n;
 }
-#endif
 
 static void log_request(void *data, enum wl_protocol_logger_type type,
 			const struct wl_protocol_logger_message *m)
@@ -253,14 +256,12 @@ static void log_request(void *data, enum wl_protocol_logger_type type,
 
 	if (type != WL_PROTOCOL_LOGGER_REQUEST || !m->message->signature)
 		return;
-#ifdef WLSEAL_EMBEDDED
-	/* No read is seen (above): the turn is the client's from its
-	 * first request on. */
-	wlseal_cpu_dispatch(wl_resource_get_client(m->resource));
-	(void)g;
-	(void)sig;
-	return;
-#endif
+	if (!interposed) {
+		/* No read is seen (above): the turn is the client's from
+		 * its first request on. */
+		wlseal_cpu_dispatch(wl_resource_get_client(m->resource));
+		return;
+	}
 	for (sig = m->message->signature; *sig; sig++) {
 		if (*sig != 'h')
 			continue;
@@ -312,9 +313,10 @@ static void on_client_created(struct wl_listener *l, void *data)
 	by_fd[fd] = g;
 }
 
-bool wlseal_fd_guard_init(struct wl_display *display)
+bool wlseal_fd_guard_init(struct wl_display *display, bool reads_seen)
 {
 	guard_display = display;
+	interposed = reads_seen;
 	logger = wl_display_add_protocol_logger(display, log_request, NULL);
 	if (!logger)
 		return false;

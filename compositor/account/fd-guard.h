@@ -7,6 +7,7 @@
 #define WLSEAL_FD_GUARD_H
 
 #include <stdbool.h>
+#include <sys/socket.h>
 
 struct wl_display;
 
@@ -17,7 +18,13 @@ struct wl_display;
  * (fd-guard.c, sendmsg): far above an honest client's few keymaps. */
 #define WLSEAL_FDS_UNREAD_MAX 128
 
-bool wlseal_fd_guard_init(struct wl_display *display);
+/* @reads_seen: the program links compositor/interpose.c, whose
+ * recvmsg() and sendmsg() call the two below (fd-guard.c says what
+ * is guarded without them). */
+bool wlseal_fd_guard_init(struct wl_display *display, bool reads_seen);
+/* The C library's calls as libwayland-server makes them, guarded. */
+ssize_t wlseal_fd_guard_recvmsg(int fd, struct msghdr *msg, int flags);
+ssize_t wlseal_fd_guard_sendmsg(int fd, const struct msghdr *msg, int flags);
 /* After wl_display_destroy_clients(). */
 void wlseal_fd_guard_finish(void);
 

@@ -185,12 +185,13 @@ void wlseal_shm_policy_update(struct wlseal_shm *shm,
  * created here would be wlseal's (pool.c), so a client preferring the
  * extension would quietly bypass the very code the mode is meant to show.
  */
-bool wlseal_shm_policy_init(struct wlseal_shm *shm)
+bool wlseal_shm_policy_init(struct wlseal_shm *shm, uint32_t version)
 {
 	wl_list_init(&shm->policy_resources);
 	if (shm->mode == WLSEAL_SHM_LIBWAYLAND)
 		return true;
-	/* Version 2: the seals_on_receipt and copies_unsealable bits. */
+	/* Version 2 (compositor/globals.c): the seals_on_receipt and
+	 * copies_unsealable bits. */
 	return wl_global_create(shm->display, &wlseal_shm_policy_v1_interface,
-				2, shm, policy_bind) != NULL;
+				version, shm, policy_bind) != NULL;
 }

@@ -85,14 +85,14 @@ struct wlseal_shm {
 
 /* wl-shm.c: the wl_shm global (or libwayland's, --shm=libwayland); set
  * @residency_check first. */
-bool wlseal_shm_init(struct wlseal_shm *shm);
+bool wlseal_shm_init(struct wlseal_shm *shm, uint32_t version);
 /* pool.c: after the last client is gone, release everything still
  * held; and whether pools of departed clients are still being released. */
 void wlseal_shm_finish(struct wlseal_shm *shm);
 bool wlseal_shm_releasing(const struct wlseal_shm *shm);
 
 /* ext-policy.c: the wlseal_shm_policy_v1 global */
-bool wlseal_shm_policy_init(struct wlseal_shm *shm);
+bool wlseal_shm_policy_init(struct wlseal_shm *shm, uint32_t version);
 /* Replace the policy and announce it to every bound client. */
 void wlseal_shm_policy_update(struct wlseal_shm *shm,
 			      const struct wlseal_shm_policy *policy);

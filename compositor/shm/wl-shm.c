@@ -65,7 +65,7 @@ static void shm_bind(struct wl_client *client, void *data, uint32_t version,
 	wl_shm_send_format(resource, WL_SHM_FORMAT_XRGB8888);
 }
 
-bool wlseal_shm_init(struct wlseal_shm *shm)
+bool wlseal_shm_init(struct wlseal_shm *shm, uint32_t version)
 {
 	shm->reap_efd = -1;
 	if (!wlseal_pool_reaper_init(shm) || !wlseal_resident_init(shm))
@@ -75,6 +75,6 @@ bool wlseal_shm_init(struct wlseal_shm *shm)
 		 * SIGBUS handler the first time it touches a buffer. */
 		return wl_display_init_shm(shm->display) == 0;
 	}
-	return wl_global_create(shm->display, &wl_shm_interface, 1, shm,
+	return wl_global_create(shm->display, &wl_shm_interface, version, shm,
 				shm_bind) != NULL;
 }

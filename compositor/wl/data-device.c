@@ -495,7 +495,7 @@ static void display_destroyed(struct wl_listener *l, void *data)
 	free(dd);
 }
 
-bool wlseal_data_device_init(struct wlseal_server *server)
+bool wlseal_data_device_init(struct wlseal_server *server, uint32_t version)
 {
 	struct data_devices *dd = calloc(1, sizeof(*dd));
 
@@ -506,7 +506,7 @@ bool wlseal_data_device_init(struct wlseal_server *server)
 	dd->focus_destroy.notify = focus_gone;
 	/* Version 3: dnd actions, the newest in wayland 1.21. */
 	if (!wl_global_create(server->display,
-			      &wl_data_device_manager_interface, 3, dd,
+			      &wl_data_device_manager_interface, version, dd,
 			      manager_bind)) {
 		free(dd);
 		return false;

@@ -17,12 +17,6 @@
 
 #include "wl.h"
 
-#ifdef WL_OUTPUT_NAME_SINCE_VERSION
-#define OUTPUT_VERSION 4
-#else
-#define OUTPUT_VERSION 3
-#endif
-
 /* One client's wl_output objects (wl_resource_get_link). */
 struct client_outputs {
 	struct wl_list resources;
@@ -122,8 +116,8 @@ static void output_bind(struct wl_client *client, void *data,
 		wl_output_send_done(r);
 }
 
-bool wlseal_output_init(struct wlseal_server *server)
+bool wlseal_output_init(struct wlseal_server *server, uint32_t version)
 {
 	return wl_global_create(server->display, &wl_output_interface,
-				OUTPUT_VERSION, server, output_bind) != NULL;
+				version, server, output_bind) != NULL;
 }

@@ -503,7 +503,8 @@ static void display_destroyed(struct wl_listener *l, void *data)
 	free(m);
 }
 
-bool wlseal_pointer_constraints_init(struct wlseal_server *server)
+bool wlseal_pointer_constraints_init(struct wlseal_server *server,
+				     uint32_t version)
 {
 	struct constraints *m = calloc(1, sizeof(*m));
 
@@ -512,7 +513,7 @@ bool wlseal_pointer_constraints_init(struct wlseal_server *server)
 	wl_list_init(&m->keyboard.destroy.link);
 	m->keyboard.destroy.notify = keyboard_gone;
 	if (!wl_global_create(server->display,
-			      &zwp_pointer_constraints_v1_interface, 1, m,
+			      &zwp_pointer_constraints_v1_interface, version, m,
 			      manager_bind)) {
 		free(m);
 		return false;

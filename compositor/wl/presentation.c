@@ -133,8 +133,8 @@ static void presentation_bind(struct wl_client *client, void *data,
 	wp_presentation_send_clock_id(r, CLOCK_MONOTONIC);
 }
 
-bool wlseal_presentation_init(struct wlseal_server *server)
+bool wlseal_presentation_init(struct wlseal_server *server, uint32_t version)
 {
-	return wl_global_create(server->display, &wp_presentation_interface, 1,
+	return wl_global_create(server->display, &wp_presentation_interface, version,
 				server, presentation_bind) != NULL;
 }

@@ -54,8 +54,6 @@
 #include "log.h"
 #include "seat.h"
 
-#define SEAT_VERSION 8
-
 struct wlseal_seat {
 	struct wlseal_server *server;
 	struct wl_global *global;
@@ -460,7 +458,8 @@ const struct wlseal_input_handler wlseal_seat_input = {
 	.caps = on_caps,
 };
 
-struct wlseal_seat *wlseal_seat_create(struct wlseal_server *server)
+struct wlseal_seat *wlseal_seat_create(struct wlseal_server *server,
+				       uint32_t version)
 {
 	struct wlseal_seat *seat = calloc(1, sizeof(*seat));
 
@@ -477,7 +476,7 @@ struct wlseal_seat *wlseal_seat_create(struct wlseal_server *server)
 	wlseal_pointer_init(&seat->pointer, server);
 	wlseal_touch_init(&seat->touch, server);
 	seat->global = wl_global_create(server->display, &wl_seat_interface,
-					SEAT_VERSION, seat, seat_bind);
+					version, seat, seat_bind);
 	if (!seat->global) {
 		wlseal_keyboard_finish(&seat->keyboard);
 		free(seat);

@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * server.h - the state of wlseal-compositor that the protocol objects
- * (wl/) share with the top level (main.c, repaint.c), which owns it.
+ * (wl/) share with the top level (server.c, repaint.c), which owns it.
  *
  * Data flows one way: client memfd -> seal policy and pool (shm/) ->
  * surface commit (wl/) -> scene (scene/) -> backend (backend/) -> screen.
  * repaint.c is the only file that sees both the scene and the backend; it
  * talks back to the protocol side only through the signals in
  * server->events, and the protocol side asks it for a frame through the
- * scene (wlseal_scene_request_frame). The command line stays in main.c.
+ * scene (wlseal_scene_request_frame). The command line stays in options.c.
  * ../README.md has the whole rule.
  */
 #ifndef WLSEAL_SERVER_H
@@ -55,7 +55,7 @@ struct wlseal_server {
 	struct wl_event_loop *loop;
 	const char *socket_name;
 
-	/* Only main.c and repaint.c look inside (backend.h). */
+	/* Only server.c and repaint.c look inside (backend.h). */
 	struct wlseal_backend *backend;
 	struct wl_listener frame_presented;	/* backend->events.frame */
 	struct wlseal_output_info output;
@@ -69,7 +69,7 @@ struct wlseal_server {
 	uint64_t last_repaint_area;
 	uint64_t last_frame_cpu_ns;	/* process CPU time at the last frame */
 	struct wl_listener frame_request;	/* scene.frame_signal */
-	/* What the command line asks of the repaint loop (main.c). */
+	/* What the command line asks of the repaint loop (server.c). */
 	bool print_frames;		/* a WLSEAL-FRAME line per frame */
 	bool direct_scanout;		/* --scanout=direct (repaint.c) */
 	/* Direct scanout's bookkeeping (repaint.c): frames scanned out and
@@ -116,6 +116,8 @@ struct wlseal_server {
 
 	struct wl_listener client_created;
 	struct wl_event_source *sigusr1, *sigterm, *sigint, *sighup, *exit_timer;
+	/* The top level's own (server.c): options, socket, input. */
+	struct wlseal_top *top;
 
 	/* What each client may cost, and all together (account/). */
 	struct wlseal_ledger ledger;

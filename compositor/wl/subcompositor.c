@@ -544,8 +544,8 @@ static void subcompositor_bind(struct wl_client *client, void *data,
 	wl_resource_set_implementation(r, &subcompositor_impl, data, NULL);
 }
 
-bool wlseal_subcompositor_init(struct wlseal_server *server)
+bool wlseal_subcompositor_init(struct wlseal_server *server, uint32_t version)
 {
-	return wl_global_create(server->display, &wl_subcompositor_interface, 1,
+	return wl_global_create(server->display, &wl_subcompositor_interface, version,
 				server, subcompositor_bind) != NULL;
 }

@@ -976,7 +976,7 @@ static void frame_done(struct wl_listener *listener, void *data)
 	wlseal_feedback_queue_add(server, &server->feedbacks, frame);
 }
 
-bool wlseal_compositor_init(struct wlseal_server *server)
+bool wlseal_compositor_init(struct wlseal_server *server, uint32_t version)
 {
 	wl_list_init(&server->surfaces);
 	wl_list_init(&server->frame_callbacks);
@@ -988,7 +988,7 @@ bool wlseal_compositor_init(struct wlseal_server *server)
 	wl_signal_add(&server->events.frame_done, &server->frame_done);
 	/* Version 4 brings damage_buffer; later versions add offset and
 	 * scale hints that wlseal has no use for. */
-	return wl_global_create(server->display, &wl_compositor_interface, 4,
+	return wl_global_create(server->display, &wl_compositor_interface, version,
 				server, compositor_bind) != NULL;
 }
 

@@ -396,7 +396,7 @@ static void display_destroyed(struct wl_listener *l, void *data)
 	free(tis);
 }
 
-bool wlseal_text_input_init(struct wlseal_server *server)
+bool wlseal_text_input_init(struct wlseal_server *server, uint32_t version)
 {
 	struct text_inputs *tis = calloc(1, sizeof(*tis));
 
@@ -406,7 +406,7 @@ bool wlseal_text_input_init(struct wlseal_server *server)
 	wl_list_init(&tis->focus_destroy.link);
 	tis->focus_destroy.notify = focus_gone;
 	if (!wl_global_create(server->display,
-			      &zwp_text_input_manager_v3_interface, 1, tis,
+			      &zwp_text_input_manager_v3_interface, version, tis,
 			      manager_bind)) {
 		free(tis);
 		return false;

@@ -200,8 +200,8 @@ static void viewporter_bind(struct wl_client *c, void *data, uint32_t version,
 	wl_resource_set_implementation(r, &viewporter_impl, data, NULL);
 }
 
-bool wlseal_viewporter_init(struct wlseal_server *server)
+bool wlseal_viewporter_init(struct wlseal_server *server, uint32_t version)
 {
-	return wl_global_create(server->display, &wp_viewporter_interface, 1,
+	return wl_global_create(server->display, &wp_viewporter_interface, version,
 				server, viewporter_bind) != NULL;
 }

@@ -602,8 +602,8 @@ static void shell_bind(struct wl_client *client, void *data, uint32_t version,
 	wl_resource_set_implementation(r, &shell_impl, data, NULL);
 }
 
-bool wlseal_wl_shell_init(struct wlseal_server *server)
+bool wlseal_wl_shell_init(struct wlseal_server *server, uint32_t version)
 {
-	return wl_global_create(server->display, &wl_shell_interface, 1,
+	return wl_global_create(server->display, &wl_shell_interface, version,
 				server, shell_bind) != NULL;
 }

@@ -191,7 +191,7 @@ struct wlseal_surface {
 	struct wl_signal commit_signal;
 };
 
-bool wlseal_compositor_init(struct wlseal_server *server);
+bool wlseal_compositor_init(struct wlseal_server *server, uint32_t version);
 /* After the clients are gone: what wlseal_compositor_init started. */
 void wlseal_compositor_finish(struct wlseal_server *server);
 struct wlseal_surface *wlseal_surface_from_resource(struct wl_resource *r);
@@ -202,7 +202,7 @@ void wlseal_surface_add_feedback(struct wlseal_surface *s,
 				 struct wlseal_feedback *fb);
 
 /* viewporter.c: wp_viewporter and wp_viewport */
-bool wlseal_viewporter_init(struct wlseal_server *server);
+bool wlseal_viewporter_init(struct wlseal_server *server, uint32_t version);
 /* region.c */
 void wlseal_region_create(struct wlseal_server *server,
 			  struct wl_client *client, uint32_t id);
@@ -218,21 +218,22 @@ bool wlseal_region_box(int32_t x, int32_t y, int32_t w, int32_t h,
 		       pixman_box32_t *box);
 
 /* subcompositor.c: wl_subcompositor and wl_subsurface */
-bool wlseal_subcompositor_init(struct wlseal_server *server);
+bool wlseal_subcompositor_init(struct wlseal_server *server, uint32_t version);
 
 /* data-device.c: wl_data_device_manager (the selection, no drag) */
-bool wlseal_data_device_init(struct wlseal_server *server);
+bool wlseal_data_device_init(struct wlseal_server *server, uint32_t version);
 
 /* seat.c (with keyboard.c, keymap.c, pointer.c, seat.h): the wl_seat
  * global, fed by input/ through wlseal_seat_input (its data: the seat).
  * Destroyed after the clients. */
 struct wlseal_input_handler;
 extern const struct wlseal_input_handler wlseal_seat_input;
-struct wlseal_seat *wlseal_seat_create(struct wlseal_server *server);
+struct wlseal_seat *wlseal_seat_create(struct wlseal_server *server,
+				       uint32_t version);
 void wlseal_seat_destroy(struct wlseal_seat *seat);
 
 /* xdg-shell.c: xdg_wm_base, xdg_surface, popups and positioners */
-bool wlseal_xdg_shell_init(struct wlseal_server *server);
+bool wlseal_xdg_shell_init(struct wlseal_server *server, uint32_t version);
 
 /* xdg_surface.set_window_geometry, double-buffered like wl_surface state:
  * the part of the surface that is the window (surface coordinates). */
@@ -454,14 +455,15 @@ void wlseal_xdg_popup_detach(struct wlseal_xdg_popup *popup);
 
 /* wl-shell.c: wl_shell and wl_shell_surface (version 1). It calls
  * seat.c (a popup's grab) and is called by no one but main.c. */
-bool wlseal_wl_shell_init(struct wlseal_server *server);
+bool wlseal_wl_shell_init(struct wlseal_server *server, uint32_t version);
 
 /* xdg-output.c: zxdg_output_manager_v1, version 3 */
-bool wlseal_xdg_output_init(struct wlseal_server *server);
+bool wlseal_xdg_output_init(struct wlseal_server *server, uint32_t version);
 
 /* relative-pointer.c: zwp_relative_pointer_manager_v1. seat.c calls
  * in with the mouse's motion for the client that has the pointer. */
-bool wlseal_relative_pointer_init(struct wlseal_server *server);
+bool wlseal_relative_pointer_init(struct wlseal_server *server,
+				  uint32_t version);
 void wlseal_relative_pointer_motion(struct wl_client *client, uint32_t time,
 				    double dx, double dy);
 
@@ -475,7 +477,8 @@ void wlseal_relative_pointer_motion(struct wl_client *client, uint32_t time,
  * and position from struct wlseal_pointer (seat.h).
  */
 struct wlseal_pointer;
-bool wlseal_pointer_constraints_init(struct wlseal_server *server);
+bool wlseal_pointer_constraints_init(struct wlseal_server *server,
+				     uint32_t version);
 /* The focus or the cursor of @p changed (@old: the focus before, or
  * the same): @old's constraint ends if the focus left it, the focus's
  * begins if the cursor is in its region. */
@@ -494,7 +497,7 @@ void wlseal_constraint_clamp(const struct wlseal_pointer *p, double from_x,
  * keyboard focus through server->events.keyboard_focus (keyboard.c
  * emits it); there is no input method, so nothing is ever composed.
  */
-bool wlseal_text_input_init(struct wlseal_server *server);
+bool wlseal_text_input_init(struct wlseal_server *server, uint32_t version);
 
 /* The frame around @tl (all 0: none); a mapped window moves so that
  * the frame's corner is at its spot. */
@@ -533,13 +536,14 @@ void wlseal_decor_destroy(struct wlseal_decor *decor);
 
 /* xdg-decoration.c: zxdg_decoration_manager_v1: server_side unless the
  * client asks for client_side */
-bool wlseal_xdg_decoration_init(struct wlseal_server *server);
+bool wlseal_xdg_decoration_init(struct wlseal_server *server,
+				uint32_t version);
 
 /* presentation.c */
-bool wlseal_presentation_init(struct wlseal_server *server);
+bool wlseal_presentation_init(struct wlseal_server *server, uint32_t version);
 
 /* output.c: the wl_output global */
-bool wlseal_output_init(struct wlseal_server *server);
+bool wlseal_output_init(struct wlseal_server *server, uint32_t version);
 /* @client's wl_output objects (wl_resource_get_link), or NULL: none. */
 struct wl_list *wlseal_output_resources(struct wl_client *client);
 

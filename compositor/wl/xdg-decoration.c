@@ -202,9 +202,10 @@ static void manager_bind(struct wl_client *client, void *data,
 	wl_resource_set_implementation(r, &manager_impl, data, NULL);
 }
 
-bool wlseal_xdg_decoration_init(struct wlseal_server *server)
+bool wlseal_xdg_decoration_init(struct wlseal_server *server,
+				uint32_t version)
 {
 	return wl_global_create(server->display,
-				&zxdg_decoration_manager_v1_interface, 1, server,
+				&zxdg_decoration_manager_v1_interface, version, server,
 				manager_bind) != NULL;
 }

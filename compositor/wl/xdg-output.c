@@ -21,7 +21,6 @@
 #include "wl.h"
 #include "xdg-output-unstable-v1-server-protocol.h"
 
-#define XDG_OUTPUT_VERSION 3
 
 static void resource_destroy(struct wl_client *c, struct wl_resource *r)
 {
@@ -78,9 +77,9 @@ static void manager_bind(struct wl_client *client, void *data,
 	wl_resource_set_implementation(r, &manager_impl, data, NULL);
 }
 
-bool wlseal_xdg_output_init(struct wlseal_server *server)
+bool wlseal_xdg_output_init(struct wlseal_server *server, uint32_t version)
 {
 	return wl_global_create(server->display,
 				&zxdg_output_manager_v1_interface,
-				XDG_OUTPUT_VERSION, server, manager_bind) != NULL;
+				version, server, manager_bind) != NULL;
 }

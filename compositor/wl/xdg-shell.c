@@ -363,8 +363,8 @@ static void wm_base_bind(struct wl_client *client, void *data,
  * little the configures do not (the output's size, what is granted),
  * and a client that binds the newest version its headers know but
  * leaves those listeners NULL aborts when they arrive. */
-bool wlseal_xdg_shell_init(struct wlseal_server *server)
+bool wlseal_xdg_shell_init(struct wlseal_server *server, uint32_t version)
 {
-	return wl_global_create(server->display, &xdg_wm_base_interface, 3,
+	return wl_global_create(server->display, &xdg_wm_base_interface, version,
 				server, wm_base_bind) != NULL;
 }

@@ -6,10 +6,10 @@
  * WLCS's runner loads this shared object and, for every test, makes a
  * display server (create_server), starts it, connects its clients to
  * it, drives fake input devices, and stops it. Here each server is the
- * real compositor: main.c built with WLSEAL_EMBEDDED (compositor/embed.h),
- * run on a thread of its own with the headless backend, options as on
- * the command line (WLSEAL_WLCS_OPTIONS adds to them), a fresh server
- * per start.
+ * real compositor: the library wlseal-compositor is built from
+ * (compositor/wlseal.h), run on a thread of its own with the headless
+ * backend, options parsed as on the command line (WLSEAL_WLCS_OPTIONS
+ * adds to them), a fresh server per start.
  *
  * Threads: WLCS calls in from its test thread; the server's objects are
  * touched only on the server's thread. Every call that needs the server
@@ -21,9 +21,9 @@
  * the log's verbosity; the compositor resets its own (account/cpu.c's
  * worsts, shm/closer.c's thread state; account/connections.c and
  * fd-guard.c clear theirs at finish). The interposers of the executable
- * (epoll_wait, recvmsg, sendmsg) are not in this build: account/cpu.c
- * and account/fd-guard.c say why, and how the CPU of each turn is
- * measured instead.
+ * (compositor/interpose.c: epoll_wait, recvmsg, sendmsg) are not in
+ * this module: account/cpu.c and account/fd-guard.c say why, and how
+ * the CPU of each turn is measured instead.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -48,11 +48,11 @@
 #include <wlcs/pointer.h>
 #include <wlcs/touch.h>
 
-#include "embed.h"
 #include "input.h"
 #include "log.h"
 #include "server.h"
 #include "wl.h"
+#include "wlseal.h"
 
 #define MAX_ARGS 64
 
@@ -81,11 +81,10 @@ struct wlcs_server {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	bool ready, exited;		/* under lock */
-	int status;			/* wlseal_embedded_main's, once exited */
+	int status;			/* the server's exit status, once exited */
 	struct call *queue;		/* under lock */
 
 	/* The server's thread only. */
-	struct wlseal_embed embed;
 	struct wlseal_server *server;
 	int efd;
 	struct wl_event_source *efd_source;
@@ -228,7 +227,7 @@ static void on_ready(struct wlseal_server *server, void *data)
 					     WL_EVENT_READABLE, run_calls, s);
 	if (!s->efd_source) {
 		wlseal_log("wlcs: cannot watch the call eventfd");
-		s->embed.stop = true;
+		wlseal_server_stop(server);
 		return;
 	}
 	set_caps(s);
@@ -264,16 +263,30 @@ static void *server_main(void *arg)
 {
 	struct wlcs_server *s = arg;
 	char *argv[MAX_ARGS + 1];
-	int status;
+	struct wlseal_options o;
+	struct wlseal_server *server = NULL;
+	char err[256];
+	int status = 0;
 
 	/* getopt permutes argv: a copy each run. */
 	memcpy(argv, s->args, sizeof(s->args[0]) * (size_t)s->n_args);
 	argv[s->n_args] = NULL;
 	optind = 0;	/* GNU getopt: start afresh */
 	wlseal_log_set_verbose(false);
-	wlseal_embed = &s->embed;
-	status = wlseal_embedded_main(s->n_args, argv);
-	wlseal_embed = NULL;
+	wlseal_options_defaults(&o);
+	if (wlseal_options_parse(s->n_args, argv, &o) != WLSEAL_PARSE_OK) {
+		status = 2;
+	} else if (!wlseal_options_check(&o, err, sizeof(err))) {
+		wlseal_log("%s", err);
+		status = 2;
+	} else if (!(server = wlseal_server_create(&o))) {
+		status = 1;
+	} else {
+		on_ready(server, s);
+		wlseal_server_run(server);
+		on_done(server, s);
+		wlseal_server_destroy(server);
+	}
 	pthread_mutex_lock(&s->lock);
 	s->exited = true;
 	s->status = status;
@@ -290,9 +303,6 @@ static void server_start(WlcsDisplayServer *base)
 
 	if (s->started)
 		die("start of a server already running");
-	s->embed = (struct wlseal_embed){
-		.ready = on_ready, .done = on_done, .data = s,
-	};
 	s->ready = s->exited = false;
 	s->pointers = s->touches = 0;
 	s->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
@@ -322,9 +332,8 @@ static void server_start(WlcsDisplayServer *base)
 
 static void stop_call(struct wlseal_server *server, void *arg)
 {
-	struct wlcs_server *s = arg;
-
-	s->embed.stop = true;
+	(void)arg;
+	wlseal_server_stop(server);
 }
 
 static void server_stop(WlcsDisplayServer *base)
