@@ -2,7 +2,7 @@
 /*
  * wlseal-input-probe: a fullscreen window that reports what the seat and
  * the pointer-related globals tell it, for VM scenarios that drive the
- * VM's own pointer from the host (image/scenarios/input-globals).
+ * VM's own pointer from the host (tests/vm/scenarios/input-globals).
  *
  * It maps one fullscreen xdg toplevel with a SEAL_SHRINK-sealed memfd
  * buffer (the compositor refuses unsealed pools), binds wl_seat (pointer

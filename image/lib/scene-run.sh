@@ -1,5 +1,5 @@
 # scene-run.sh: puts a scene parsed by scene-parse.sh on screen. Shared by
-# the VM (DRM backend, image/scenarios/scenes) and the host (headless
+# the VM (DRM backend, tests/vm/scenarios/scenes) and the host (headless
 # backend, scripts/render-scenes), so both compose exactly the same thing.
 # POSIX sh (busybox ash and dash).
 #
