@@ -77,16 +77,23 @@ display_mode() {
 	fi
 }
 
-# start_compositor OUT ERR ARGS...: start wlseal-compositor on
-# $WAYLAND_DISPLAY with --print-frames (frames to OUT, log to ERR) and wait
-# until it accepts clients. Sets COMP to its pid.
+# start_compositor [--no-print-frames] OUT ERR ARGS...: start
+# wlseal-compositor on $WAYLAND_DISPLAY with --print-frames (frames to
+# OUT, log to ERR) and wait until it accepts clients. Sets COMP to its
+# pid. --no-print-frames: no checksum of every frame (it reads the whole
+# output, which a benchmark must not count as a frame's cost).
 start_compositor() {
+	_pf=--print-frames
+	if [ "$1" = --no-print-frames ]; then
+		_pf=
+		shift
+	fi
 	_out=$1
 	_err=$2
 	shift 2
 	: >"$_out"
 	# On DRM, --size picks the connector mode of that size.
-	wlseal-compositor --socket="$WAYLAND_DISPLAY" --print-frames \
+	wlseal-compositor --socket="$WAYLAND_DISPLAY" $_pf \
 		${WLSEAL_MODE:+--size="$WLSEAL_MODE"} "$@" >"$_out" 2>"$_err" &
 	COMP=$!
 	wlseal-wait-line --pid "$COMP" "$_err" "ready WAYLAND_DISPLAY" 30 >/dev/null || {
@@ -102,11 +109,18 @@ start_compositor() {
 # goes to LOG.out. No udevd runs here, so libinput finds no input devices:
 # --continue-without-input. Ready when its socket exists (weston prints no
 # single ready line): bounded at 60 s, over at once if weston exits. Sets
-# COMP to its pid.
+# COMP to its pid. WESTON_MODE=WxH: that mode on the output (a config of
+# its own beside LOG).
 start_weston() {
 	_log=$1
 	shift
-	weston --config=/usr/share/wlseal/weston.ini --backend=drm-backend.so --use-pixman \
+	_ini=/usr/share/wlseal/weston.ini
+	if [ -n "${WESTON_MODE:-}" ]; then
+		sed "s/^\[core\]/[output]\nname=Virtual-1\nmode=$WESTON_MODE\n\n[core]/" \
+			"$_ini" >"$_log.ini"
+		_ini=$_log.ini
+	fi
+	weston --config="$_ini" --backend=drm-backend.so --use-pixman \
 		--continue-without-input \
 		--socket="$WAYLAND_DISPLAY" --tty=2 --idle-time=0 --log="$_log" "$@" \
 		>"$_log.out" 2>&1 &
