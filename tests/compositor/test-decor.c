@@ -19,9 +19,8 @@
 
 #include "input-client.h"
 
-/* Must match compositor/scene/scene.h and compositor/wl/decor.c. */
-#define CASCADE_X0 32
-#define CASCADE_Y0 32
+/* Must match compositor/wl/decor.c (the cascade and the output's size
+ * are toplevel.h's). */
 #define TITLE_H 24
 #define BORDER 2
 #define CLOSE_SIZE 16
@@ -33,9 +32,6 @@
 #define TEXT_INACTIVE 0xffd0d0d0u
 #define CLOSE_BG 0xffc83c3cu
 #define CLOSE_FG 0xffffffffu
-
-#define OUT_W 320
-#define OUT_H 240
 
 /* The 100x80 windows of these tests, framed at the first slot: the
  * window geometry's corner, the close button's. */
@@ -96,15 +92,6 @@ static void expect_mode(struct t *t, struct deco *dc, uint32_t mode,
 	      mode_name(dc->mode), mode_name(mode));
 }
 
-static void expect_mapped_at(struct t *t, int x, int y, const char *what)
-{
-	int mx, my;
-
-	wait_mapped(t, &mx, &my, what);
-	check(mx == x && my == y, "%s: mapped at %d,%d (want %d,%d)", what, mx,
-	      my, x, y);
-}
-
 /* Pixels of @color in the rectangle (output coordinates). */
 static int count(struct t *t, int x, int y, int w, int h, uint32_t color)
 {
@@ -145,21 +132,6 @@ static void keep_screenshot(struct t *t)
 		return;
 	snprintf(cmd, sizeof(cmd), "cp '%s' '%s'", t->c.shot, path);
 	check(system(cmd) == 0, "screenshot kept as %s", path);
-}
-
-/* Sends @req and waits for the configure that answers it. */
-static void request(struct win *w, void (*req)(struct xdg_toplevel *),
-		    const char *what)
-{
-	int n = w->configures;
-
-	req(w->tl);
-	wait_configure(w, n, what);
-}
-
-static void set_fullscreen(struct xdg_toplevel *tl)
-{
-	xdg_toplevel_set_fullscreen(tl, NULL);
 }
 
 /*
@@ -224,7 +196,7 @@ static void test_frame(void)
 				  TEXT_INACTIVE), before);
 	expect_rect(&t, WX, WY, WIN_W, WIN_H, RED, "the window untouched");
 
-	request(&w, xdg_toplevel_set_maximized, "set_maximized");
+	win_request(&w, xdg_toplevel_set_maximized, "set_maximized");
 	check(w.maximized && w.w == OUT_W - 2 * BORDER &&
 	      w.h == OUT_H - TITLE_H - BORDER,
 	      "maximized: the output less the frame (%dx%d)", w.w, w.h);
@@ -236,15 +208,15 @@ static void test_frame(void)
 		     OUT_H - TITLE_H - BORDER, FRAME_INACTIVE,
 		     "maximized frame from 0,0");
 
-	request(&w, set_fullscreen, "set_fullscreen");
+	win_request(&w, set_fullscreen, "set_fullscreen");
 	check(w.fullscreen && w.w == OUT_W && w.h == OUT_H,
 	      "fullscreen: the whole output (%dx%d)", w.w, w.h);
 	win_draw(&w, OUT_W, OUT_H, BLUE);
 	screenshot(&t);
 	expect_rect(&t, 0, 0, OUT_W, OUT_H, BLUE, "fullscreen: no frame");
 
-	request(&w, xdg_toplevel_unset_fullscreen, "unset_fullscreen");
-	request(&w, xdg_toplevel_unset_maximized, "unset_maximized");
+	win_request(&w, xdg_toplevel_unset_fullscreen, "unset_fullscreen");
+	win_request(&w, xdg_toplevel_unset_maximized, "unset_maximized");
 	check(w.w == 0 && w.h == 0, "floating again: 0x0 (%dx%d)", w.w, w.h);
 	win_draw(&w, WIN_W, WIN_H, RED);
 	screenshot(&t);
@@ -388,20 +360,6 @@ static void test_close(void)
 	fifo_key(&sc.f, BTN_LEFT, 0);
 	expect(&sc, "ptr-", "ptr-button 272 released");
 	sc_stop(&sc);
-}
-
-/* The compositor's next "placed" line: where the window went. */
-static void expect_placed_at(struct t *t, int x, int y, const char *what)
-{
-	char line[256];
-	int px, py;
-
-	if (!proc_wait(&t->c.p, &t->log_from, "placed pid=", TIMEOUT_MS, line,
-		       sizeof(line)) ||
-	    sscanf(strstr(line, " at "), " at %d,%d", &px, &py) != 2)
-		fail("%s: never placed", what);
-	check(px == x && py == y, "%s: placed at %d,%d (want %d,%d)", what, px,
-	      py, x, y);
 }
 
 /*

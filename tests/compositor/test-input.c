@@ -488,20 +488,6 @@ static void test_dropped(void)
 	sc_stop(&sc);
 }
 
-/* The compositor's next "placed" line is at @x, @y. */
-static void expect_placed_at(struct t *t, int x, int y, const char *what)
-{
-	char line[256];
-	int px, py;
-
-	if (!proc_wait(&t->c.p, &t->log_from, "placed pid=", TIMEOUT_MS, line,
-		       sizeof(line)) ||
-	    sscanf(strstr(line, " at "), " at %d,%d", &px, &py) != 2)
-		fail("%s: never placed", what);
-	check(px == x && py == y, "%s: placed at %d,%d (want %d,%d)", what, px,
-	      py, x, y);
-}
-
 /*
  * xdg_toplevel.move: granted with the serial of the press that is
  * held on the window; the window is left, follows the cursor, and at the

@@ -18,24 +18,6 @@
 
 #include "toplevel.h"
 
-/* Must match compositor/scene/scene.h. */
-#define CASCADE_X0 32
-#define CASCADE_Y0 32
-#define CASCADE_STEP 48
-
-#define OUT_W 320
-#define OUT_H 240
-
-/* The compositor's "mapped" line for the next window: where it went. */
-static void expect_mapped_at(struct t *t, int x, int y, const char *what)
-{
-	int mx, my;
-
-	wait_mapped(t, &mx, &my, what);
-	check(mx == x && my == y, "%s: mapped at %d,%d (want %d,%d)", what, mx,
-	      my, x, y);
-}
-
 static void expect_configure(struct win *w, bool maximized, bool fullscreen,
 			     int32_t width, int32_t height, const char *what)
 {
@@ -45,22 +27,6 @@ static void expect_configure(struct win *w, bool maximized, bool fullscreen,
 	      w->maximized ? " maximized" : "", w->fullscreen ? " fullscreen" : "",
 	      w->other_state ? " +other states" : "", width, height,
 	      maximized ? " maximized" : "", fullscreen ? " fullscreen" : "");
-}
-
-/* Sends @req and waits for the configure that answers it. */
-static void request(struct win *w, void (*req)(struct xdg_toplevel *),
-		    const char *what)
-{
-	int n = w->configures;
-
-	req(w->tl);
-	wait_configure(w, n, what);
-}
-
-/* On the compositor's choice of output. */
-static void set_fullscreen(struct xdg_toplevel *tl)
-{
-	xdg_toplevel_set_fullscreen(tl, NULL);
 }
 
 /* A floating 100x80 red window: at the first cascade slot. */
@@ -113,7 +79,7 @@ static void test_fullscreen(void)
 	screenshot(&t);
 	expect_rect(&t, 0, 0, OUT_W, OUT_H, GREEN, "fullscreen covers the output");
 
-	request(&w, xdg_toplevel_unset_fullscreen, "unset_fullscreen");
+	win_request(&w, xdg_toplevel_unset_fullscreen, "unset_fullscreen");
 	expect_unset(&t, &w, "unset_fullscreen");
 	t_stop(&t);
 }
@@ -129,7 +95,7 @@ static void test_fullscreen_mapped(void)
 	win_create(&t, &w);
 	map_floating(&t, &w);
 
-	request(&w, set_fullscreen, "set_fullscreen");
+	win_request(&w, set_fullscreen, "set_fullscreen");
 	expect_configure(&w, false, true, OUT_W, OUT_H, "set_fullscreen");
 	screenshot(&t);
 	expect_rect(&t, CASCADE_X0, CASCADE_Y0, 100, 80, RED,
@@ -138,7 +104,7 @@ static void test_fullscreen_mapped(void)
 	screenshot(&t);
 	expect_rect(&t, 0, 0, OUT_W, OUT_H, GREEN, "fullscreen covers the output");
 
-	request(&w, xdg_toplevel_unset_fullscreen, "unset_fullscreen");
+	win_request(&w, xdg_toplevel_unset_fullscreen, "unset_fullscreen");
 	expect_unset(&t, &w, "unset_fullscreen");
 	t_stop(&t);
 }
@@ -154,7 +120,7 @@ static void test_maximized(void)
 	win_create(&t, &w);
 	map_floating(&t, &w);
 
-	request(&w, xdg_toplevel_set_maximized, "set_maximized");
+	win_request(&w, xdg_toplevel_set_maximized, "set_maximized");
 	expect_configure(&w, true, false, OUT_W, OUT_H, "set_maximized");
 	win_draw(&w, OUT_W, OUT_H, GREEN);
 	screenshot(&t);
@@ -162,18 +128,18 @@ static void test_maximized(void)
 
 	/* Fullscreen over maximized keeps both; unset_fullscreen keeps
 	 * the window maximized. */
-	request(&w, set_fullscreen, "set_fullscreen while maximized");
+	win_request(&w, set_fullscreen, "set_fullscreen while maximized");
 	expect_configure(&w, true, true, OUT_W, OUT_H,
 			 "set_fullscreen while maximized");
-	request(&w, xdg_toplevel_unset_fullscreen,
-		"unset_fullscreen while maximized");
+	win_request(&w, xdg_toplevel_unset_fullscreen,
+		    "unset_fullscreen while maximized");
 	expect_configure(&w, true, false, OUT_W, OUT_H,
 			 "unset_fullscreen while maximized");
 	win_draw(&w, OUT_W, OUT_H, GREEN);
 	screenshot(&t);
 	expect_rect(&t, 0, 0, OUT_W, OUT_H, GREEN, "still maximized at 0,0");
 
-	request(&w, xdg_toplevel_unset_maximized, "unset_maximized");
+	win_request(&w, xdg_toplevel_unset_maximized, "unset_maximized");
 	expect_unset(&t, &w, "unset_maximized");
 	t_stop(&t);
 }
@@ -312,9 +278,9 @@ static void test_serials(void)
 	win_create(&t, &w);
 	map_floating(&t, &w);
 
-	request(&w, xdg_toplevel_set_maximized, "set_maximized");
+	win_request(&w, xdg_toplevel_set_maximized, "set_maximized");
 	first = w.serial;
-	request(&w, xdg_toplevel_unset_maximized, "unset_maximized");
+	win_request(&w, xdg_toplevel_unset_maximized, "unset_maximized");
 	xdg_surface_ack_configure(w.xs, first);
 	wl_surface_commit(w.s);
 	last_client_log[0] = 0;
@@ -383,8 +349,8 @@ static void test_unmap(void)
 	check(wl_display_roundtrip(t.display) >= 0,
 	      "commit after the shown buffer was destroyed (%s)",
 	      last_client_log);
-	request(&w, xdg_toplevel_set_maximized,
-		"set_maximized after the shown buffer was destroyed");
+	win_request(&w, xdg_toplevel_set_maximized,
+		    "set_maximized after the shown buffer was destroyed");
 	expect_configure(&w, true, false, OUT_W, OUT_H, "still configured");
 	win_draw(&w, OUT_W, OUT_H, BLUE);
 	screenshot(&t);
@@ -448,7 +414,7 @@ static void test_geometry(void)
 	expect_rect(&t, CASCADE_X0, CASCADE_Y0, 100, 26, BACKGROUND,
 		    "old place repainted");
 
-	request(&w, set_fullscreen, "set_fullscreen");
+	win_request(&w, set_fullscreen, "set_fullscreen");
 	xdg_surface_set_window_geometry(w.xs, 10, 20, OUT_W, OUT_H);
 	win_draw(&w, OUT_W + 20, OUT_H + 40, GREEN);
 	screenshot(&t);

@@ -271,6 +271,42 @@ void wait_mapped(struct t *t, int *x, int *y, const char *what)
 		fail("%s: never mapped", what);
 }
 
+void expect_mapped_at(struct t *t, int x, int y, const char *what)
+{
+	int mx, my;
+
+	wait_mapped(t, &mx, &my, what);
+	check(mx == x && my == y, "%s: mapped at %d,%d (want %d,%d)", what, mx,
+	      my, x, y);
+}
+
+void expect_placed_at(struct t *t, int x, int y, const char *what)
+{
+	char line[256];
+	int px, py;
+
+	if (!proc_wait(&t->c.p, &t->log_from, "placed pid=", TIMEOUT_MS, line,
+		       sizeof(line)) ||
+	    sscanf(strstr(line, " at "), " at %d,%d", &px, &py) != 2)
+		fail("%s: never placed", what);
+	check(px == x && py == y, "%s: placed at %d,%d (want %d,%d)", what, px,
+	      py, x, y);
+}
+
+void win_request(struct win *w, void (*req)(struct xdg_toplevel *),
+		 const char *what)
+{
+	int n = w->configures;
+
+	req(w->tl);
+	wait_configure(w, n, what);
+}
+
+void set_fullscreen(struct xdg_toplevel *tl)
+{
+	xdg_toplevel_set_fullscreen(tl, NULL);
+}
+
 static void frame_done(void *data, struct wl_callback *cb, uint32_t msec)
 {
 	*(bool *)data = true;

@@ -30,6 +30,16 @@
 #define YELLOW	0xffffff00u
 #define WHITE	0xffffffffu
 
+/* Must match compositor/scene/scene.h: where a new window goes, and
+ * how far the cascade moves the next one. */
+#define CASCADE_X0 32
+#define CASCADE_Y0 32
+#define CASCADE_STEP 48
+
+/* The output t_start() asks for (--size=320x240). */
+#define OUT_W 320
+#define OUT_H 240
+
 /* The compositor (320x240, --verbose) and our connection to it. */
 struct t {
 	struct comp c;
@@ -98,6 +108,17 @@ void win_initial_commit(struct win *w);
 void win_draw(struct win *w, int width, int height, uint32_t color);
 /* The compositor's next "mapped" line: where the window went. */
 void wait_mapped(struct t *t, int *x, int *y, const char *what);
+/* The same, which must be at @x, @y. */
+void expect_mapped_at(struct t *t, int x, int y, const char *what);
+/* The compositor's next "placed" line (a mapped window moved) must be
+ * at @x, @y. */
+void expect_placed_at(struct t *t, int x, int y, const char *what);
+/* Sends @req and waits for the configure that answers it. */
+void win_request(struct win *w, void (*req)(struct xdg_toplevel *),
+		 const char *what);
+/* xdg_toplevel.set_fullscreen on the compositor's choice of output: a
+ * @req for win_request(). */
+void set_fullscreen(struct xdg_toplevel *tl);
 
 /* Waits for a frame that shows everything committed so far, then takes
  * a screenshot into t->rgb. */
