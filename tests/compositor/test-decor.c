@@ -2,7 +2,8 @@
 /*
  * test-decor - server-side decorations (compositor/wl/decor.c and
  * xdg-decoration.c) on the headless backend: the mode each request
- * gets, the frame drawn around the window in screenshots (title bar,
+ * gets (each followed by an xdg_surface.configure) and the protocol's
+ * errors, the frame drawn around the window in screenshots (title bar,
  * title text, close button, border), configures that leave room for it,
  * and, with a FIFO input device (input-client.h), a click on the close
  * button that sends xdg_toplevel.close and a drag of the title bar that
@@ -291,6 +292,99 @@ static void test_modes(void)
 	t_stop(&t);
 }
 
+/*
+ * zxdg_decoration_manager_v1: each mode as asked (server_side when the
+ * client leaves it to the compositor), each time with an
+ * xdg_surface.configure after it (once the toplevel had its initial
+ * commit), and the protocol's errors. decor-frame checks the frame.
+ */
+static void test_decoration(void)
+{
+	/* static: the harness cleans up through pointers at exit */
+	static struct t t;
+	static struct win w, w2;
+	static struct deco dc, dc2;
+	int n;
+
+	t_start(&t);
+	if (!t.deco)
+		fail("no zxdg_decoration_manager_v1");
+	win_create(&t, &w);
+	deco_create(&t, &dc, &w);
+	zxdg_toplevel_decoration_v1_set_mode(dc.d,
+		ZXDG_TOPLEVEL_DECORATION_V1_MODE_CLIENT_SIDE);
+	wl_display_roundtrip(t.display);
+	check(dc.configures >= 1 &&
+	      dc.mode == ZXDG_TOPLEVEL_DECORATION_V1_MODE_CLIENT_SIDE,
+	      "before the initial commit: client_side (%d configures, mode %u)",
+	      dc.configures, dc.mode);
+	check(w.configures == 0, "no xdg_surface.configure before the initial commit");
+	win_initial_commit(&w);
+	win_draw(&w, 100, 80, RED);
+	expect_mapped_at(&t, CASCADE_X0, CASCADE_Y0, "client-side decorated window");
+
+	n = dc.configures;
+	zxdg_toplevel_decoration_v1_set_mode(dc.d,
+		ZXDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE);
+	wait_configure(&w, w.configures, "set_mode(server_side)");
+	check(dc.configures == n + 1 &&
+	      dc.mode == ZXDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE,
+	      "set_mode(server_side) answered server_side, then xdg_surface.configure");
+	n = dc.configures;
+	zxdg_toplevel_decoration_v1_set_mode(dc.d,
+		ZXDG_TOPLEVEL_DECORATION_V1_MODE_CLIENT_SIDE);
+	wait_configure(&w, w.configures, "set_mode(client_side)");
+	check(dc.configures == n + 1 &&
+	      dc.mode == ZXDG_TOPLEVEL_DECORATION_V1_MODE_CLIENT_SIDE,
+	      "set_mode(client_side) answered client_side, then xdg_surface.configure");
+	n = dc.configures;
+	zxdg_toplevel_decoration_v1_unset_mode(dc.d);
+	wait_configure(&w, w.configures, "unset_mode");
+	check(dc.configures == n + 1 &&
+	      dc.mode == ZXDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE,
+	      "unset_mode answered server_side, then xdg_surface.configure");
+	zxdg_toplevel_decoration_v1_set_mode(dc.d,
+		ZXDG_TOPLEVEL_DECORATION_V1_MODE_CLIENT_SIDE);
+	wait_configure(&w, w.configures, "set_mode(client_side) again");
+	win_draw(&w, 100, 80, BLUE);
+	screenshot(&t);
+	expect_rect(&t, CASCADE_X0, CASCADE_Y0, 100, 80, BLUE,
+		    "client_side: no decorations drawn, the window as committed");
+	expect_rect(&t, 0, 0, OUT_W, CASCADE_Y0, BACKGROUND,
+		    "client_side: nothing above the window");
+	/* Destroying the decoration, then the toplevel, is the right order. */
+	zxdg_toplevel_decoration_v1_destroy(dc.d);
+	xdg_toplevel_destroy(w.tl);
+	last_client_log[0] = 0;
+	check(wl_display_roundtrip(t.display) >= 0,
+	      "decoration destroyed before its toplevel (%s)", last_client_log);
+
+	win_create(&t, &w2);
+	deco_create(&t, &dc, &w2);
+	deco_create(&t, &dc2, &w2);
+	expect_error(&t, "a second decoration for a toplevel",
+		     "zxdg_toplevel_decoration_v1",
+		     ZXDG_TOPLEVEL_DECORATION_V1_ERROR_ALREADY_CONSTRUCTED);
+
+	win_create(&t, &w2);
+	deco_create(&t, &dc, &w2);
+	xdg_toplevel_destroy(w2.tl);
+	expect_error(&t, "the toplevel destroyed before its decoration",
+		     "zxdg_toplevel_decoration_v1",
+		     ZXDG_TOPLEVEL_DECORATION_V1_ERROR_ORPHANED);
+
+	/* Attached after the first configure (before that the attach
+	 * itself is an xdg_surface error), not yet acked nor committed. */
+	win_create(&t, &w2);
+	win_initial_commit(&w2);
+	wl_surface_attach(w2.s, solid(&t, 10, 10, RED), 0, 0);
+	deco_create(&t, &dc, &w2);
+	expect_error(&t, "a decoration for a toplevel with a buffer attached",
+		     "zxdg_toplevel_decoration_v1",
+		     ZXDG_TOPLEVEL_DECORATION_V1_ERROR_UNCONFIGURED_BUFFER);
+	t_stop(&t);
+}
+
 /* A decorated 100x80 window named A for the seat's log, at the slot. */
 static void decorated_window(struct sc *sc, struct win *w, struct deco *dc)
 {
@@ -437,6 +531,7 @@ static void test_focus(void)
 static const struct harness_test tests[] = {
 	{ "decor-frame", test_frame },
 	{ "decor-modes", test_modes },
+	{ "xdg-decoration", test_decoration },
 	{ "decor-close", test_close },
 	{ "decor-drag", test_drag },
 	{ "decor-focus", test_focus },

@@ -293,6 +293,17 @@ void expect_placed_at(struct t *t, int x, int y, const char *what)
 	      py, x, y);
 }
 
+void expect_configure(struct win *w, bool maximized, bool fullscreen,
+		      int32_t width, int32_t height, const char *what)
+{
+	check(w->maximized == maximized && w->fullscreen == fullscreen &&
+	      !w->other_state && w->w == width && w->h == height,
+	      "%s: configure %dx%d%s%s%s (want %dx%d%s%s)", what, w->w, w->h,
+	      w->maximized ? " maximized" : "", w->fullscreen ? " fullscreen" : "",
+	      w->other_state ? " +other states" : "", width, height,
+	      maximized ? " maximized" : "", fullscreen ? " fullscreen" : "");
+}
+
 void win_request(struct win *w, void (*req)(struct xdg_toplevel *),
 		 const char *what)
 {
@@ -355,4 +366,15 @@ void expect_rect(struct t *t, int x, int y, int w, int h, uint32_t color,
 				first = at(t, i, j);
 	check(bad == 0, "%s: %dx%d at %d,%d is %08x (%d pixels differ, e.g. %08x)",
 	      what, w, h, x, y, color, bad, first);
+}
+
+void map_floating(struct t *t, struct win *w)
+{
+	win_initial_commit(w);
+	expect_configure(w, false, false, 0, 0, "initial configure");
+	win_draw(w, 100, 80, RED);
+	expect_mapped_at(t, CASCADE_X0, CASCADE_Y0, "floating window");
+	screenshot(t);
+	expect_rect(t, CASCADE_X0, CASCADE_Y0, 100, 80, RED, "at the cascade");
+	expect_rect(t, 0, 0, OUT_W, CASCADE_Y0, BACKGROUND, "background above");
 }
