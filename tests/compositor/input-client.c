@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * input-client.c - test-input's client: a seat whose every event
- * becomes a line of text, and waiting for the lines (input-client.h).
+ * input-client.c - the input tests' client: a seat whose every event
+ * becomes a line of text, waiting for the lines, and the input
+ * protocols' globals (input-client.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -32,7 +33,7 @@ void note(struct sc *sc, const char *fmt, ...)
 	sc->log[sc->len] = 0;
 }
 
-static const char *name(struct sc *sc, struct wl_surface *s)
+const char *surface_name(struct sc *sc, struct wl_surface *s)
 {
 	static const char *const names[] = { "A", "B", "C", "D" };
 
@@ -70,13 +71,13 @@ static void kb_enter(void *data, struct wl_keyboard *k, uint32_t serial,
 
 	wl_array_for_each(key, keys)
 		n += (size_t)snprintf(buf + n, sizeof(buf) - n, " %u", *key);
-	note(sc, "kb-enter %s keys%s", name(sc, s), buf);
+	note(sc, "kb-enter %s keys%s", surface_name(sc, s), buf);
 }
 
 static void kb_leave(void *data, struct wl_keyboard *k, uint32_t serial,
 		     struct wl_surface *s)
 {
-	note(data, "kb-leave %s", name(data, s));
+	note(data, "kb-leave %s", surface_name(data, s));
 }
 
 static void kb_key(void *data, struct wl_keyboard *k, uint32_t serial,
@@ -115,14 +116,14 @@ static const struct wl_keyboard_listener kb_listener = {
 static void ptr_enter(void *data, struct wl_pointer *p, uint32_t serial,
 		      struct wl_surface *s, wl_fixed_t x, wl_fixed_t y)
 {
-	note(data, "ptr-enter %s %.2f %.2f", name(data, s), wl_fixed_to_double(x),
-	     wl_fixed_to_double(y));
+	note(data, "ptr-enter %s %.2f %.2f", surface_name(data, s),
+	     wl_fixed_to_double(x), wl_fixed_to_double(y));
 }
 
 static void ptr_leave(void *data, struct wl_pointer *p, uint32_t serial,
 		      struct wl_surface *s)
 {
-	note(data, "ptr-leave %s", name(data, s));
+	note(data, "ptr-leave %s", surface_name(data, s));
 }
 
 static void ptr_motion(void *data, struct wl_pointer *p, uint32_t time,
@@ -277,6 +278,28 @@ void expect(struct sc *sc, const char *prefix, const char *line)
 	}
 }
 
+void sc_sync(struct sc *sc)
+{
+	if (wl_display_roundtrip(sc->t.display) < 0)
+		fail("connection lost: %s", last_client_log);
+}
+
+void none_since(struct sc *sc, size_t mark, const char *prefix,
+		const char *what)
+{
+	const char *p = sc->log + mark;
+	bool found = false;
+
+	while (*p) {
+		if (!strncmp(p, prefix, strlen(prefix)))
+			found = true;
+		p = strchr(p, '\n') + 1;
+	}
+	if (found)
+		fail("%s; the log since:\n%s", what, sc->log + mark);
+	tap_ok("%s", what);
+}
+
 /* Starts the compositor reading the FIFO and binds wl_seat @version. */
 void sc_start(struct sc *sc, uint32_t version)
 {
@@ -346,4 +369,24 @@ void expect_activated(struct sc *sc, struct win *w, bool activated,
 	xdg_surface_ack_configure(w->xs, w->serial);
 	wl_surface_commit(w->s);
 	tap_ok("%s: %s", what, activated ? "activated" : "not activated");
+}
+
+struct input_globals input_globals(struct wl_display *d)
+{
+	struct input_globals g = { 0 };
+	const struct global_want want[] = {
+		{ "zwp_pointer_constraints_v1",
+		  &zwp_pointer_constraints_v1_interface, 1,
+		  (void **)&g.constraints },
+		{ "zwp_relative_pointer_manager_v1",
+		  &zwp_relative_pointer_manager_v1_interface, 1,
+		  (void **)&g.relative },
+		{ "zwp_text_input_manager_v3",
+		  &zwp_text_input_manager_v3_interface, 1,
+		  (void **)&g.text_input },
+		{ "wl_seat", &wl_seat_interface, 5, (void **)&g.seat },
+	};
+
+	bind_globals(d, want, 4);
+	return g;
 }

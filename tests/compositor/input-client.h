@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * input-client.h - test-input's client (input-client.c): a raw client
- * (toplevel.h) with a wl_seat, whose keyboard and pointer events become
- * lines of text in order, and a compositor reading a FIFO (--input,
- * evdev-fifo.h) that the test writes input_event records into.
+ * input-client.h - the input tests' client (input-client.c): a raw
+ * client (toplevel.h) with a wl_seat, whose keyboard and pointer events
+ * become lines of text in order, and a compositor reading a FIFO
+ * (--input, evdev-fifo.h) that the test writes input_event records
+ * into (test-input-*, test-constraints, test-text-input, test-popup,
+ * test-decor, test-focus, test-relative-pointer).
  */
 #ifndef WLSEAL_TEST_INPUT_CLIENT_H
 #define WLSEAL_TEST_INPUT_CLIENT_H
@@ -13,6 +15,9 @@
 #include <wayland-client.h>
 
 #include "evdev-fifo.h"
+#include "pointer-constraints-unstable-v1-client-protocol.h"
+#include "relative-pointer-unstable-v1-client-protocol.h"
+#include "text-input-unstable-v3-client-protocol.h"
 #include "toplevel.h"
 
 /* The test client: a struct t (toplevel.h) with a seat, and every input
@@ -37,12 +42,21 @@ struct sc {
 
 /* Appends a line to the log. */
 void note(struct sc *sc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* @s as the log names it: "A" + its slot in @sc->named, "(destroyed)"
+ * for NULL (a surface this client destroyed), "?" for another. */
+const char *surface_name(struct sc *sc, struct wl_surface *s);
 long long ms_now(void);
 /* Reads and dispatches what arrives within @ms; false: connection lost. */
 bool dispatch_for(struct wl_display *d, int ms);
 /* The next line of the log (after what was expected already) that
  * starts with @prefix must be exactly @line; waits for it. */
 void expect(struct sc *sc, const char *prefix, const char *line);
+/* A roundtrip: everything the compositor sent before it is in the log. */
+void sc_sync(struct sc *sc);
+/* The log since @mark (an earlier sc->len) holds no line starting with
+ * @prefix. */
+void none_since(struct sc *sc, size_t mark, const char *prefix,
+		const char *what);
 /* Starts the compositor reading the FIFO and binds wl_seat @version;
  * the capabilities must be pointer and keyboard. */
 void sc_start(struct sc *sc, uint32_t version);
@@ -58,5 +72,15 @@ void sc_window(struct sc *sc, struct win *w, int slot, int size,
  * and acks it with a commit. */
 void expect_activated(struct sc *sc, struct win *w, bool activated,
 		      const char *what);
+
+/* The input protocols' globals besides the seat's own (sc_start). */
+struct input_globals {
+	struct zwp_pointer_constraints_v1 *constraints;
+	struct zwp_relative_pointer_manager_v1 *relative;
+	struct zwp_text_input_manager_v3 *text_input;
+	struct wl_seat *seat;		/* version 5 */
+};
+/* Binds each of them on @d; fails naming every one not advertised. */
+struct input_globals input_globals(struct wl_display *d);
 
 #endif

@@ -1,14 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test-constraints - zwp_pointer_constraints_v1 and
- * zwp_text_input_manager_v3 against a headless compositor whose input
- * is a FIFO (--input).
- *
- * Pointer constraints: a lock or confinement becomes active when its
- * surface has the pointer focus and the cursor is in its region
- * (asked for before or while the surface has the focus); a locked
- * pointer gets no wl_pointer.motion but relative motion, and the
- * cursor stays where it was locked; a confined cursor stops at the
+ * test-constraints - zwp_pointer_constraints_v1 against a headless
+ * compositor whose input is a FIFO (--input): a lock or confinement
+ * becomes active when its surface has the pointer focus and the cursor
+ * is in its region (asked for before or while the surface has the
+ * focus), and holds only while its window has the keyboard focus too;
+ * a locked pointer gets no wl_pointer.motion but relative motion, and
+ * the cursor stays where it was locked; a confined cursor stops at the
  * region's edge, whatever the motion (wl_pointer.motion shows where);
  * set_region waits for the surface's commit; the focus leaving (an
  * empty input region committed) ends a constraint, a persistent one
@@ -18,13 +16,6 @@
  * defunct without an event; a confinement to the whole surface stops
  * at its input region; a client gone while confined frees the cursor.
  *
- * Text input: enter and leave follow the keyboard focus (a new window,
- * another client's, a click), done carries the count of commits (those
- * made without the focus count too and get no done), the state is
- * applied at commit (the compositor's --verbose line), a second text
- * input's enable is ignored while one is enabled, a focused surface
- * destroyed gets no leave and the next focus gets enter.
- *
  * Usage: test-constraints TEST (TAP output).
  */
 #include <linux/input.h>
@@ -32,36 +23,6 @@
 #include <string.h>
 
 #include "input-client.h"
-#include "pointer-constraints-unstable-v1-client-protocol.h"
-#include "relative-pointer-unstable-v1-client-protocol.h"
-#include "text-input-unstable-v3-client-protocol.h"
-
-struct globals {
-	struct zwp_pointer_constraints_v1 *constraints;
-	struct zwp_relative_pointer_manager_v1 *relative;
-	struct zwp_text_input_manager_v3 *text_input;
-	struct wl_seat *seat;
-};
-
-static struct globals globals(struct wl_display *d)
-{
-	struct globals g = { 0 };
-	const struct global_want want[] = {
-		{ "zwp_pointer_constraints_v1",
-		  &zwp_pointer_constraints_v1_interface, 1,
-		  (void **)&g.constraints },
-		{ "zwp_relative_pointer_manager_v1",
-		  &zwp_relative_pointer_manager_v1_interface, 1,
-		  (void **)&g.relative },
-		{ "zwp_text_input_manager_v3",
-		  &zwp_text_input_manager_v3_interface, 1,
-		  (void **)&g.text_input },
-		{ "wl_seat", &wl_seat_interface, 5, (void **)&g.seat },
-	};
-
-	bind_globals(d, want, 4);
-	return g;
-}
 
 /* Events as lines of the client's log. */
 
@@ -104,117 +65,6 @@ static void rel_motion(void *data, struct zwp_relative_pointer_v1 *rp,
 static const struct zwp_relative_pointer_v1_listener rel_listener = {
 	.relative_motion = rel_motion,
 };
-
-/* The log of a text input: "ti<tag>-enter A", "ti<tag>-done 3". */
-struct ti {
-	struct sc *sc;			/* whose named surfaces */
-	char tag;
-	struct zwp_text_input_v3 *obj;
-	uint32_t commits;
-};
-
-static const char *surface_name(struct sc *sc, struct wl_surface *s)
-{
-	static const char *const names[] = { "A", "B", "C", "D" };
-
-	for (int i = 0; i < 4; i++)
-		if (s && sc->named[i] == s)
-			return names[i];
-	return "?";
-}
-
-static void ti_enter(void *data, struct zwp_text_input_v3 *t,
-		     struct wl_surface *s)
-{
-	struct ti *ti = data;
-
-	note(ti->sc, "ti%c-enter %s", ti->tag, surface_name(ti->sc, s));
-}
-
-static void ti_leave(void *data, struct zwp_text_input_v3 *t,
-		     struct wl_surface *s)
-{
-	struct ti *ti = data;
-
-	note(ti->sc, "ti%c-leave %s", ti->tag, surface_name(ti->sc, s));
-}
-
-static void ti_preedit(void *data, struct zwp_text_input_v3 *t,
-		       const char *text, int32_t b, int32_t e)
-{
-	struct ti *ti = data;
-
-	note(ti->sc, "ti%c-preedit", ti->tag);
-}
-
-static void ti_commit_string(void *data, struct zwp_text_input_v3 *t,
-			     const char *text)
-{
-	struct ti *ti = data;
-
-	note(ti->sc, "ti%c-commit-string", ti->tag);
-}
-
-static void ti_delete(void *data, struct zwp_text_input_v3 *t, uint32_t b,
-		      uint32_t a)
-{
-	struct ti *ti = data;
-
-	note(ti->sc, "ti%c-delete", ti->tag);
-}
-
-static void ti_done(void *data, struct zwp_text_input_v3 *t, uint32_t serial)
-{
-	struct ti *ti = data;
-
-	note(ti->sc, "ti%c-done %u", ti->tag, serial);
-}
-
-static const struct zwp_text_input_v3_listener ti_listener = {
-	.enter = ti_enter, .leave = ti_leave, .preedit_string = ti_preedit,
-	.commit_string = ti_commit_string,
-	.delete_surrounding_text = ti_delete, .done = ti_done,
-};
-
-static void ti_make(struct ti *ti, struct sc *sc, struct globals *g, char tag)
-{
-	ti->sc = sc;
-	ti->tag = tag;
-	ti->commits = 0;
-	ti->obj = zwp_text_input_manager_v3_get_text_input(g->text_input,
-							   g->seat);
-	zwp_text_input_v3_add_listener(ti->obj, &ti_listener, ti);
-}
-
-static void ti_commit(struct ti *ti)
-{
-	zwp_text_input_v3_commit(ti->obj);
-	ti->commits++;
-}
-
-/* Everything the compositor sent before this is in the log. */
-static void sync(struct sc *sc)
-{
-	if (wl_display_roundtrip(sc->t.display) < 0)
-		fail("connection lost: %s", last_client_log);
-}
-
-/* The log since @mark holds no line starting with @prefix. */
-static void none_since(struct sc *sc, size_t mark, const char *prefix,
-		       const char *what)
-{
-	const char *p = sc->log + mark;
-	bool found = false;
-
-	while (*p) {
-		if (!strncmp(p, prefix, strlen(prefix)))
-			found = true;
-		p = strchr(p, '\n') + 1;
-	}
-	if (found)
-		fail("%s; the log since:\n%s", what, sc->log + mark);
-	tap_ok("%s", what);
-}
 
 static struct wl_region *rect_region(struct sc *sc, int x, int y, int w, int h)
 {
@@ -283,14 +133,14 @@ static void test_lock(void)
 	static struct sc sc;
 	struct zwp_locked_pointer_v1 *lock;
 	struct zwp_relative_pointer_v1 *rp;
-	struct globals g;
+	struct input_globals g;
 	struct win w;
 	int x, y, ox, oy;
 	size_t mark;
 
 	sc_start(&sc, 7);
 	sc_pointer(&sc);
-	g = globals(sc.t.display);
+	g = input_globals(sc.t.display);
 	rp = zwp_relative_pointer_manager_v1_get_relative_pointer(g.relative,
 								  sc.ptr);
 	zwp_relative_pointer_v1_add_listener(rp, &rel_listener, &sc);
@@ -301,7 +151,7 @@ static void test_lock(void)
 	lock = zwp_pointer_constraints_v1_lock_pointer(g.constraints, w.s,
 		sc.ptr, NULL, ZWP_POINTER_CONSTRAINTS_V1_LIFETIME_PERSISTENT);
 	zwp_locked_pointer_v1_add_listener(lock, &lock_listener, &sc);
-	sync(&sc);
+	sc_sync(&sc);
 	none_since(&sc, 0, "lock", "no lock without the pointer focus");
 
 	fifo_move(&sc.f, x + 10, y + 10);
@@ -330,7 +180,7 @@ static void test_lock(void)
 	/* Unlocked by destroying it: the cursor goes on from 10,10. */
 	mark = sc.len;
 	zwp_locked_pointer_v1_destroy(lock);
-	sync(&sc);
+	sc_sync(&sc);
 	rel_move(&sc, 1, 0);
 	expect(&sc, "ptr-motion", "ptr-motion 11.00 10.00");
 	expect(&sc, "rel", "rel 1.00 0.00");
@@ -348,14 +198,14 @@ static void test_oneshot(void)
 	static struct sc sc;
 	struct zwp_locked_pointer_v1 *lock;
 	struct wl_region *r;
-	struct globals g;
+	struct input_globals g;
 	struct win w;
 	int x, y;
 	size_t mark;
 
 	sc_start(&sc, 7);
 	sc_pointer(&sc);
-	g = globals(sc.t.display);
+	g = input_globals(sc.t.display);
 	sc_window(&sc, &w, 0, 100, RED, &x, &y);
 	fifo_move(&sc.f, x + 10, y + 10);
 	expect(&sc, "ptr-enter", "ptr-enter A 10.00 10.00");
@@ -370,7 +220,7 @@ static void test_oneshot(void)
 	show_input(&sc, &w);
 	expect(&sc, "ptr-enter", "ptr-enter A 10.00 10.00");
 	mark = sc.len;
-	sync(&sc);
+	sc_sync(&sc);
 	rel_move(&sc, 2, 0);
 	expect(&sc, "ptr-motion", "ptr-motion 12.00 10.00");
 	none_since(&sc, mark, "lock", "a oneshot lock, once ended, is spent");
@@ -382,7 +232,7 @@ static void test_oneshot(void)
 		sc.ptr, r, ZWP_POINTER_CONSTRAINTS_V1_LIFETIME_PERSISTENT);
 	wl_region_destroy(r);
 	zwp_locked_pointer_v1_add_listener(lock, &lock_listener, &sc);
-	sync(&sc);
+	sc_sync(&sc);
 	rel_move(&sc, 30, 30);
 	expect(&sc, "ptr-motion", "ptr-motion 42.00 40.00");
 	none_since(&sc, mark, "lock", "not locked outside its region");
@@ -392,7 +242,7 @@ static void test_oneshot(void)
 	/* Held at 52,50 while locked, free once destroyed. */
 	rel_move(&sc, 10, 10);
 	zwp_locked_pointer_v1_destroy(lock);
-	sync(&sc);
+	sc_sync(&sc);
 	rel_move(&sc, 1, 1);
 	expect(&sc, "ptr-motion", "ptr-motion 53.00 51.00");
 	sc_stop(&sc);
@@ -410,14 +260,14 @@ static void test_confine(void)
 	struct zwp_confined_pointer_v1 *cp;
 	struct zwp_relative_pointer_v1 *rp;
 	struct wl_region *r;
-	struct globals g;
+	struct input_globals g;
 	struct win w;
 	int x, y, ox, oy;
 	char line[64];
 
 	sc_start(&sc, 7);
 	sc_pointer(&sc);
-	g = globals(sc.t.display);
+	g = input_globals(sc.t.display);
 	rp = zwp_relative_pointer_manager_v1_get_relative_pointer(g.relative,
 								  sc.ptr);
 	zwp_relative_pointer_v1_add_listener(rp, &rel_listener, &sc);
@@ -429,10 +279,10 @@ static void test_confine(void)
 		sc.ptr, r, ZWP_POINTER_CONSTRAINTS_V1_LIFETIME_PERSISTENT);
 	wl_region_destroy(r);
 	zwp_confined_pointer_v1_add_listener(cp, &confine_listener, &sc);
-	sync(&sc);
+	sc_sync(&sc);
 	fifo_move(&sc.f, x + 50, y + 50);
 	expect(&sc, "ptr-enter", "ptr-enter A 50.00 50.00");
-	sync(&sc);
+	sc_sync(&sc);
 	none_since(&sc, 0, "confine", "not confined outside its region");
 	fifo_move(&sc.f, x + 20, y + 20);
 	expect(&sc, "ptr-motion", "ptr-motion 20.00 20.00");
@@ -458,17 +308,17 @@ static void test_confine(void)
 	r = rect_region(&sc, 0, 0, 100, 100);
 	zwp_confined_pointer_v1_set_region(cp, r);
 	wl_region_destroy(r);
-	sync(&sc);
+	sc_sync(&sc);
 	rel_move(&sc, 20, 0);
 	expect(&sc, "ptr-motion", "ptr-motion 39.00 15.00");
 	wl_surface_commit(w.s);
-	sync(&sc);
+	sc_sync(&sc);
 	rel_move(&sc, 20, 0);
 	expect(&sc, "ptr-motion", "ptr-motion 59.00 15.00");
 	/* The whole window (a NULL region): up to its edge. */
 	zwp_confined_pointer_v1_set_region(cp, NULL);
 	wl_surface_commit(w.s);
-	sync(&sc);
+	sc_sync(&sc);
 	rel_move(&sc, 100, 0);
 	expect(&sc, "ptr-motion", "ptr-motion 99.00 15.00");
 
@@ -496,7 +346,7 @@ static void test_confine(void)
 	expect(&sc, "ptr-enter", "ptr-enter A 4.00 4.00");
 	expect(&sc, "confine", "confine confined");
 	zwp_confined_pointer_v1_destroy(cp);
-	sync(&sc);
+	sc_sync(&sc);
 	rel_move(&sc, 10, 10);
 	expect(&sc, "ptr-motion", "ptr-motion 14.00 14.00");
 	sc_stop(&sc);
@@ -508,26 +358,26 @@ static void test_already(void)
 {
 	static struct sc sc;
 	struct zwp_locked_pointer_v1 *lock;
-	struct globals g;
+	struct input_globals g;
 	struct win w;
 	int x, y;
 
 	sc_start(&sc, 7);
 	sc_pointer(&sc);
-	g = globals(sc.t.display);
+	g = input_globals(sc.t.display);
 	sc_window(&sc, &w, 0, 100, RED, &x, &y);
 	lock = zwp_pointer_constraints_v1_lock_pointer(g.constraints, w.s,
 		sc.ptr, NULL, ZWP_POINTER_CONSTRAINTS_V1_LIFETIME_ONESHOT);
 	zwp_pointer_constraints_v1_confine_pointer(g.constraints,
 		surface(&sc.t), sc.ptr, NULL,
 		ZWP_POINTER_CONSTRAINTS_V1_LIFETIME_ONESHOT);
-	sync(&sc);
+	sc_sync(&sc);
 	tap_ok("another surface may have a constraint of its own");
 	/* Destroyed, a constraint makes room for the next. */
 	zwp_locked_pointer_v1_destroy(lock);
 	lock = zwp_pointer_constraints_v1_lock_pointer(g.constraints, w.s,
 		sc.ptr, NULL, ZWP_POINTER_CONSTRAINTS_V1_LIFETIME_PERSISTENT);
-	sync(&sc);
+	sc_sync(&sc);
 	tap_ok("a destroyed constraint makes room for another");
 	zwp_pointer_constraints_v1_confine_pointer(g.constraints, w.s, sc.ptr,
 		NULL, ZWP_POINTER_CONSTRAINTS_V1_LIFETIME_PERSISTENT);
@@ -538,7 +388,7 @@ static void test_already(void)
 	      "the error says the surface has a pointer constraint already");
 
 	/* A lifetime that is neither oneshot nor persistent. */
-	g = globals(sc.t.display);
+	g = input_globals(sc.t.display);
 	zwp_pointer_constraints_v1_lock_pointer(g.constraints, surface(&sc.t),
 		wl_seat_get_pointer(g.seat), NULL, 3);
 	expect_error(&sc.t, "lifetime 3", "wl_display",
@@ -558,14 +408,14 @@ static void test_gone(void)
 	struct zwp_locked_pointer_v1 *lock;
 	struct zwp_confined_pointer_v1 *cp;
 	struct wl_region *r;
-	struct globals g, og;
+	struct input_globals g, og;
 	struct win a, b, c;
 	int ax, ay, bx, by, cx, cy;
 	size_t mark;
 
 	sc_start(&sc, 7);
 	sc_pointer(&sc);
-	g = globals(sc.t.display);
+	g = input_globals(sc.t.display);
 	sc_window(&sc, &a, 0, 100, RED, &ax, &ay);
 	fifo_move(&sc.f, ax + 10, ay + 10);
 	expect(&sc, "ptr-enter", "ptr-enter A 10.00 10.00");
@@ -581,22 +431,22 @@ static void test_gone(void)
 	xdg_toplevel_destroy(a.tl);
 	xdg_surface_destroy(a.xs);
 	sc.named[0] = NULL;
-	sync(&sc);
+	sc_sync(&sc);
 	expect(&sc, "ptr-leave", "ptr-leave (destroyed)");
 	zwp_locked_pointer_v1_set_region(lock, NULL);
 	zwp_locked_pointer_v1_set_cursor_position_hint(lock,
 		wl_fixed_from_int(1), wl_fixed_from_int(1));
-	sync(&sc);
+	sc_sync(&sc);
 	tap_ok("a defunct lock's requests are accepted");
 	zwp_locked_pointer_v1_destroy(lock);
-	sync(&sc);
+	sc_sync(&sc);
 	none_since(&sc, mark, "lock", "no event for a lock whose surface went");
 
 	/* Another client confines the cursor to its window, whose input
 	 * region is its left half. */
 	memset(&other, 0, sizeof(other));
 	t_connect(&other.t);
-	og = globals(other.t.display);
+	og = input_globals(other.t.display);
 	other.seat = og.seat;
 	sc_pointer(&other);
 	win_create(&other.t, &b);
@@ -634,13 +484,13 @@ static void test_unmapped(void)
 {
 	static struct sc sc;
 	struct zwp_locked_pointer_v1 *lock;
-	struct globals g;
+	struct input_globals g;
 	struct win a;
 	int ax, ay;
 
 	sc_start(&sc, 7);
 	sc_pointer(&sc);
-	g = globals(sc.t.display);
+	g = input_globals(sc.t.display);
 	sc_window(&sc, &a, 0, 100, RED, &ax, &ay);
 	fifo_move(&sc.f, ax + 10, ay + 10);
 	expect(&sc, "ptr-enter", "ptr-enter A 10.00 10.00");
@@ -654,194 +504,7 @@ static void test_unmapped(void)
 	zwp_locked_pointer_v1_destroy(lock);
 	xdg_surface_destroy(a.xs);
 	wl_surface_destroy(a.s);
-	sync(&sc);
-	sc_stop(&sc);
-}
-
-/* The compositor's --verbose line for text input @id's commit @n. */
-static void expect_applied(struct sc *sc, struct zwp_text_input_v3 *ti,
-			   uint32_t n, const char *state)
-{
-	char needle[96], line[512];
-
-	snprintf(needle, sizeof(needle), "zwp_text_input_v3@%u commit %u: ",
-		 wl_proxy_get_id((struct wl_proxy *)ti), n);
-	if (!proc_wait(&sc->t.c.p, &sc->t.log_from, needle, TIMEOUT_MS, line,
-		       sizeof(line)))
-		fail("no '%s' line", needle);
-	check(strstr(line, state) != NULL, "commit %u applied '%s' (%s)", n,
-	      state, strstr(line, needle) + strlen(needle));
-}
-
-/*
- * Text input: enter with the keyboard focus, also for a text input made
- * while the client has it; done with the commit count; state applied at
- * commit; leave and enter as the focus moves between windows and
- * clients; commits without the focus counted, unanswered; one enabled
- * text input a seat.
- */
-static void test_text_input(void)
-{
-	static struct sc sc, other;
-	struct ti t1, t2, to;
-	struct globals g, og;
-	struct win a, b, c;
-	int ax, ay, bx, by, cx, cy;
-	size_t mark;
-
-	sc_start(&sc, 7);
-	sc_keyboard(&sc);
-	sc_pointer(&sc);
-	g = globals(sc.t.display);
-	ti_make(&t1, &sc, &g, '1');
-	sync(&sc);
-	none_since(&sc, 0, "ti1", "no enter without the keyboard focus");
-
-	/* A's map gives it the keyboard: the text input follows. */
-	sc_window(&sc, &a, 0, 100, RED, &ax, &ay);
-	expect(&sc, "kb-enter", "kb-enter A keys");
-	expect(&sc, "ti1-enter", "ti1-enter A");
-	/* Made while the client has the focus: enter at once. */
-	ti_make(&t2, &sc, &g, '2');
-	expect(&sc, "ti2-enter", "ti2-enter A");
-
-	/* done counts the commits, each answered. */
-	ti_commit(&t1);
-	ti_commit(&t1);
-	expect(&sc, "ti1-done", "ti1-done 1");
-	expect(&sc, "ti1-done", "ti1-done 2");
-	expect_applied(&sc, t1.obj, 2, ": disabled surrounding -1 ");
-
-	/* Double-buffered: nothing before the commit. */
-	zwp_text_input_v3_enable(t1.obj);
-	zwp_text_input_v3_set_surrounding_text(t1.obj, "hello world", 5, 0);
-	zwp_text_input_v3_set_text_change_cause(t1.obj,
-		ZWP_TEXT_INPUT_V3_CHANGE_CAUSE_OTHER);
-	zwp_text_input_v3_set_content_type(t1.obj,
-		ZWP_TEXT_INPUT_V3_CONTENT_HINT_SPELLCHECK,
-		ZWP_TEXT_INPUT_V3_CONTENT_PURPOSE_EMAIL);
-	zwp_text_input_v3_set_cursor_rectangle(t1.obj, 10, 20, 2, 16);
-	sync(&sc);
-	none_since(&sc, 0, "ti1-done 3", "no done before the commit");
-	ti_commit(&t1);
-	expect(&sc, "ti1-done", "ti1-done 3");
-	expect_applied(&sc, t1.obj, 3,
-		       "enabled surrounding 11 bytes cursor 5 anchor 0 cause 1 "
-		       "hint 0x2 purpose 6 rectangle 10,20 2x16");
-	/* The change cause is reset by the commit, the rest stays. */
-	ti_commit(&t1);
-	expect(&sc, "ti1-done", "ti1-done 4");
-	expect_applied(&sc, t1.obj, 4,
-		       "enabled surrounding 11 bytes cursor 5 anchor 0 cause 0 "
-		       "hint 0x2 purpose 6");
-
-	/* The other text input's enable is ignored while t1 is enabled. */
-	zwp_text_input_v3_enable(t2.obj);
-	ti_commit(&t2);
-	expect(&sc, "ti2-done", "ti2-done 1");
-	expect_applied(&sc, t2.obj, 1, ": disabled ");
-	/* t1 disabled, t2 may. */
-	zwp_text_input_v3_disable(t1.obj);
-	ti_commit(&t1);
-	expect(&sc, "ti1-done", "ti1-done 5");
-	expect_applied(&sc, t1.obj, 5, ": disabled surrounding -1 ");
-	zwp_text_input_v3_enable(t2.obj);
-	ti_commit(&t2);
-	expect(&sc, "ti2-done", "ti2-done 2");
-	expect_applied(&sc, t2.obj, 2, ": enabled ");
-
-	/* A second window of the client takes the keyboard: leave A,
-	 * enter B, after the keyboard's. */
-	sc_window(&sc, &b, 1, 60, GREEN, &bx, &by);
-	expect(&sc, "kb-leave", "kb-leave A");
-	expect(&sc, "kb-enter", "kb-enter B keys");
-	expect(&sc, "ti1-leave", "ti1-leave A");
-	expect(&sc, "ti2-leave", "ti2-leave A");
-	expect(&sc, "ti1-enter", "ti1-enter B");
-	expect(&sc, "ti2-enter", "ti2-enter B");
-	/* Enter reset the state: t2 is no longer enabled. */
-	ti_commit(&t2);
-	expect(&sc, "ti2-done", "ti2-done 3");
-	expect_applied(&sc, t2.obj, 3, ": disabled ");
-
-	/* Another client's window: ours leave; its text input enters. */
-	memset(&other, 0, sizeof(other));
-	t_connect(&other.t);
-	og = globals(other.t.display);
-	ti_make(&to, &other, &og, 'o');
-	win_create(&other.t, &c);
-	other.named[2] = c.s;
-	win_initial_commit(&c);
-	win_draw(&c, 50, 50, BLUE);
-	wait_mapped(&sc.t, &cx, &cy, "the other client's window");
-	expect(&sc, "ti1-leave", "ti1-leave B");
-	expect(&sc, "ti2-leave", "ti2-leave B");
-	expect(&other, "tio-enter", "tio-enter C");
-
-	/* Without the focus: commits counted, no done, state ignored. */
-	mark = sc.len;
-	zwp_text_input_v3_enable(t1.obj);
-	ti_commit(&t1);
-	ti_commit(&t1);
-	sync(&sc);
-	none_since(&sc, mark, "ti1-done", "no done without the focus");
-
-	/* A click on A brings the keyboard back: done counts all seven. */
-	fifo_move(&sc.f, ax + 5, ay + 5);
-	fifo_key(&sc.f, BTN_LEFT, 1);
-	fifo_key(&sc.f, BTN_LEFT, 0);
-	expect(&other, "tio-leave", "tio-leave C");
-	expect(&sc, "ti1-enter", "ti1-enter A");
-	expect(&sc, "ti2-enter", "ti2-enter A");
-	ti_commit(&t1);
-	expect(&sc, "ti1-done", "ti1-done 8");
-	expect_applied(&sc, t1.obj, 8, ": disabled ");
-	none_since(&sc, 0, "ti1-preedit", "no preedit (no input method)");
-	none_since(&sc, 0, "ti1-commit-string", "no commit_string");
-	zwp_text_input_v3_destroy(t2.obj);
-	zwp_text_input_v3_destroy(t1.obj);
-	sync(&sc);
-	wl_display_disconnect(other.t.display);
-	sc_stop(&sc);
-}
-
-/* The focused surface destroyed: its text inputs get no leave for it,
- * and enter with the next focus. */
-static void test_text_input_destroyed(void)
-{
-	static struct sc sc;
-	struct globals g;
-	struct ti t1;
-	struct win a, b;
-	int ax, ay, bx, by;
-	size_t mark;
-
-	sc_start(&sc, 7);
-	sc_keyboard(&sc);
-	g = globals(sc.t.display);
-	ti_make(&t1, &sc, &g, '1');
-	sc_window(&sc, &a, 0, 100, RED, &ax, &ay);
-	expect(&sc, "ti1-enter", "ti1-enter A");
-	sc_window(&sc, &b, 1, 60, GREEN, &bx, &by);
-	expect(&sc, "ti1-leave", "ti1-leave A");
-	expect(&sc, "ti1-enter", "ti1-enter B");
-	zwp_text_input_v3_enable(t1.obj);
-	ti_commit(&t1);
-	expect(&sc, "ti1-done", "ti1-done 1");
-	/* The wl_surface first: the keyboard and the text input forget it
-	 * without leave; its role unmaps and A gets the focus. */
-	mark = sc.len;
-	wl_surface_destroy(b.s);
-	xdg_toplevel_destroy(b.tl);
-	xdg_surface_destroy(b.xs);
-	sc.named[1] = NULL;
-	expect(&sc, "kb-enter", "kb-enter A keys");
-	expect(&sc, "ti1-enter", "ti1-enter A");
-	none_since(&sc, mark, "ti1-leave", "no leave for the destroyed surface");
-	ti_commit(&t1);
-	expect(&sc, "ti1-done", "ti1-done 2");
-	expect_applied(&sc, t1.obj, 2, ": disabled ");
-	zwp_text_input_v3_destroy(t1.obj);
+	sc_sync(&sc);
 	sc_stop(&sc);
 }
 
@@ -855,7 +518,7 @@ static void test_keyboard(void)
 {
 	static struct sc sc;
 	struct zwp_locked_pointer_v1 *lock;
-	struct globals g;
+	struct input_globals g;
 	struct win a, b;
 	int ax, ay, bx, by;
 	size_t mark;
@@ -863,7 +526,7 @@ static void test_keyboard(void)
 	sc_start(&sc, 7);
 	sc_keyboard(&sc);
 	sc_pointer(&sc);
-	g = globals(sc.t.display);
+	g = input_globals(sc.t.display);
 	sc_window(&sc, &a, 0, 40, RED, &ax, &ay);
 	expect(&sc, "kb-enter", "kb-enter A keys");
 	fifo_move(&sc.f, ax + 10, ay + 10);
@@ -897,8 +560,6 @@ static const struct harness_test tests[] = {
 	{ "constraints-gone", test_gone },
 	{ "constraints-unmapped", test_unmapped },
 	{ "constraints-keyboard", test_keyboard },
-	{ "text-input", test_text_input },
-	{ "text-input-destroyed", test_text_input_destroyed },
 };
 
 int main(int argc, char **argv)

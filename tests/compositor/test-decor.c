@@ -2,7 +2,8 @@
 /*
  * test-decor - server-side decorations (compositor/wl/decor.c and
  * xdg-decoration.c) on the headless backend: the mode each request
- * gets, the frame drawn around the window in screenshots (title bar,
+ * gets (each followed by an xdg_surface.configure) and the protocol's
+ * errors, the frame drawn around the window in screenshots (title bar,
  * title text, close button, border), configures that leave room for it,
  * and, with a FIFO input device (input-client.h), a click on the close
  * button that sends xdg_toplevel.close and a drag of the title bar that
@@ -19,9 +20,8 @@
 
 #include "input-client.h"
 
-/* Must match compositor/scene/scene.h and compositor/wl/decor.c. */
-#define CASCADE_X0 32
-#define CASCADE_Y0 32
+/* Must match compositor/wl/decor.c (the cascade and the output's size
+ * are toplevel.h's). */
 #define TITLE_H 24
 #define BORDER 2
 #define CLOSE_SIZE 16
@@ -33,9 +33,6 @@
 #define TEXT_INACTIVE 0xffd0d0d0u
 #define CLOSE_BG 0xffc83c3cu
 #define CLOSE_FG 0xffffffffu
-
-#define OUT_W 320
-#define OUT_H 240
 
 /* The 100x80 windows of these tests, framed at the first slot: the
  * window geometry's corner, the close button's. */
@@ -96,15 +93,6 @@ static void expect_mode(struct t *t, struct deco *dc, uint32_t mode,
 	      mode_name(dc->mode), mode_name(mode));
 }
 
-static void expect_mapped_at(struct t *t, int x, int y, const char *what)
-{
-	int mx, my;
-
-	wait_mapped(t, &mx, &my, what);
-	check(mx == x && my == y, "%s: mapped at %d,%d (want %d,%d)", what, mx,
-	      my, x, y);
-}
-
 /* Pixels of @color in the rectangle (output coordinates). */
 static int count(struct t *t, int x, int y, int w, int h, uint32_t color)
 {
@@ -145,21 +133,6 @@ static void keep_screenshot(struct t *t)
 		return;
 	snprintf(cmd, sizeof(cmd), "cp '%s' '%s'", t->c.shot, path);
 	check(system(cmd) == 0, "screenshot kept as %s", path);
-}
-
-/* Sends @req and waits for the configure that answers it. */
-static void request(struct win *w, void (*req)(struct xdg_toplevel *),
-		    const char *what)
-{
-	int n = w->configures;
-
-	req(w->tl);
-	wait_configure(w, n, what);
-}
-
-static void set_fullscreen(struct xdg_toplevel *tl)
-{
-	xdg_toplevel_set_fullscreen(tl, NULL);
 }
 
 /*
@@ -224,7 +197,7 @@ static void test_frame(void)
 				  TEXT_INACTIVE), before);
 	expect_rect(&t, WX, WY, WIN_W, WIN_H, RED, "the window untouched");
 
-	request(&w, xdg_toplevel_set_maximized, "set_maximized");
+	win_request(&w, xdg_toplevel_set_maximized, "set_maximized");
 	check(w.maximized && w.w == OUT_W - 2 * BORDER &&
 	      w.h == OUT_H - TITLE_H - BORDER,
 	      "maximized: the output less the frame (%dx%d)", w.w, w.h);
@@ -236,15 +209,15 @@ static void test_frame(void)
 		     OUT_H - TITLE_H - BORDER, FRAME_INACTIVE,
 		     "maximized frame from 0,0");
 
-	request(&w, set_fullscreen, "set_fullscreen");
+	win_request(&w, set_fullscreen, "set_fullscreen");
 	check(w.fullscreen && w.w == OUT_W && w.h == OUT_H,
 	      "fullscreen: the whole output (%dx%d)", w.w, w.h);
 	win_draw(&w, OUT_W, OUT_H, BLUE);
 	screenshot(&t);
 	expect_rect(&t, 0, 0, OUT_W, OUT_H, BLUE, "fullscreen: no frame");
 
-	request(&w, xdg_toplevel_unset_fullscreen, "unset_fullscreen");
-	request(&w, xdg_toplevel_unset_maximized, "unset_maximized");
+	win_request(&w, xdg_toplevel_unset_fullscreen, "unset_fullscreen");
+	win_request(&w, xdg_toplevel_unset_maximized, "unset_maximized");
 	check(w.w == 0 && w.h == 0, "floating again: 0x0 (%dx%d)", w.w, w.h);
 	win_draw(&w, WIN_W, WIN_H, RED);
 	screenshot(&t);
@@ -319,6 +292,99 @@ static void test_modes(void)
 	t_stop(&t);
 }
 
+/*
+ * zxdg_decoration_manager_v1: each mode as asked (server_side when the
+ * client leaves it to the compositor), each time with an
+ * xdg_surface.configure after it (once the toplevel had its initial
+ * commit), and the protocol's errors. decor-frame checks the frame.
+ */
+static void test_decoration(void)
+{
+	/* static: the harness cleans up through pointers at exit */
+	static struct t t;
+	static struct win w, w2;
+	static struct deco dc, dc2;
+	int n;
+
+	t_start(&t);
+	if (!t.deco)
+		fail("no zxdg_decoration_manager_v1");
+	win_create(&t, &w);
+	deco_create(&t, &dc, &w);
+	zxdg_toplevel_decoration_v1_set_mode(dc.d,
+		ZXDG_TOPLEVEL_DECORATION_V1_MODE_CLIENT_SIDE);
+	wl_display_roundtrip(t.display);
+	check(dc.configures >= 1 &&
+	      dc.mode == ZXDG_TOPLEVEL_DECORATION_V1_MODE_CLIENT_SIDE,
+	      "before the initial commit: client_side (%d configures, mode %u)",
+	      dc.configures, dc.mode);
+	check(w.configures == 0, "no xdg_surface.configure before the initial commit");
+	win_initial_commit(&w);
+	win_draw(&w, 100, 80, RED);
+	expect_mapped_at(&t, CASCADE_X0, CASCADE_Y0, "client-side decorated window");
+
+	n = dc.configures;
+	zxdg_toplevel_decoration_v1_set_mode(dc.d,
+		ZXDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE);
+	wait_configure(&w, w.configures, "set_mode(server_side)");
+	check(dc.configures == n + 1 &&
+	      dc.mode == ZXDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE,
+	      "set_mode(server_side) answered server_side, then xdg_surface.configure");
+	n = dc.configures;
+	zxdg_toplevel_decoration_v1_set_mode(dc.d,
+		ZXDG_TOPLEVEL_DECORATION_V1_MODE_CLIENT_SIDE);
+	wait_configure(&w, w.configures, "set_mode(client_side)");
+	check(dc.configures == n + 1 &&
+	      dc.mode == ZXDG_TOPLEVEL_DECORATION_V1_MODE_CLIENT_SIDE,
+	      "set_mode(client_side) answered client_side, then xdg_surface.configure");
+	n = dc.configures;
+	zxdg_toplevel_decoration_v1_unset_mode(dc.d);
+	wait_configure(&w, w.configures, "unset_mode");
+	check(dc.configures == n + 1 &&
+	      dc.mode == ZXDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE,
+	      "unset_mode answered server_side, then xdg_surface.configure");
+	zxdg_toplevel_decoration_v1_set_mode(dc.d,
+		ZXDG_TOPLEVEL_DECORATION_V1_MODE_CLIENT_SIDE);
+	wait_configure(&w, w.configures, "set_mode(client_side) again");
+	win_draw(&w, 100, 80, BLUE);
+	screenshot(&t);
+	expect_rect(&t, CASCADE_X0, CASCADE_Y0, 100, 80, BLUE,
+		    "client_side: no decorations drawn, the window as committed");
+	expect_rect(&t, 0, 0, OUT_W, CASCADE_Y0, BACKGROUND,
+		    "client_side: nothing above the window");
+	/* Destroying the decoration, then the toplevel, is the right order. */
+	zxdg_toplevel_decoration_v1_destroy(dc.d);
+	xdg_toplevel_destroy(w.tl);
+	last_client_log[0] = 0;
+	check(wl_display_roundtrip(t.display) >= 0,
+	      "decoration destroyed before its toplevel (%s)", last_client_log);
+
+	win_create(&t, &w2);
+	deco_create(&t, &dc, &w2);
+	deco_create(&t, &dc2, &w2);
+	expect_error(&t, "a second decoration for a toplevel",
+		     "zxdg_toplevel_decoration_v1",
+		     ZXDG_TOPLEVEL_DECORATION_V1_ERROR_ALREADY_CONSTRUCTED);
+
+	win_create(&t, &w2);
+	deco_create(&t, &dc, &w2);
+	xdg_toplevel_destroy(w2.tl);
+	expect_error(&t, "the toplevel destroyed before its decoration",
+		     "zxdg_toplevel_decoration_v1",
+		     ZXDG_TOPLEVEL_DECORATION_V1_ERROR_ORPHANED);
+
+	/* Attached after the first configure (before that the attach
+	 * itself is an xdg_surface error), not yet acked nor committed. */
+	win_create(&t, &w2);
+	win_initial_commit(&w2);
+	wl_surface_attach(w2.s, solid(&t, 10, 10, RED), 0, 0);
+	deco_create(&t, &dc, &w2);
+	expect_error(&t, "a decoration for a toplevel with a buffer attached",
+		     "zxdg_toplevel_decoration_v1",
+		     ZXDG_TOPLEVEL_DECORATION_V1_ERROR_UNCONFIGURED_BUFFER);
+	t_stop(&t);
+}
+
 /* A decorated 100x80 window named A for the seat's log, at the slot. */
 static void decorated_window(struct sc *sc, struct win *w, struct deco *dc)
 {
@@ -388,20 +454,6 @@ static void test_close(void)
 	fifo_key(&sc.f, BTN_LEFT, 0);
 	expect(&sc, "ptr-", "ptr-button 272 released");
 	sc_stop(&sc);
-}
-
-/* The compositor's next "placed" line: where the window went. */
-static void expect_placed_at(struct t *t, int x, int y, const char *what)
-{
-	char line[256];
-	int px, py;
-
-	if (!proc_wait(&t->c.p, &t->log_from, "placed pid=", TIMEOUT_MS, line,
-		       sizeof(line)) ||
-	    sscanf(strstr(line, " at "), " at %d,%d", &px, &py) != 2)
-		fail("%s: never placed", what);
-	check(px == x && py == y, "%s: placed at %d,%d (want %d,%d)", what, px,
-	      py, x, y);
 }
 
 /*
@@ -479,6 +531,7 @@ static void test_focus(void)
 static const struct harness_test tests[] = {
 	{ "decor-frame", test_frame },
 	{ "decor-modes", test_modes },
+	{ "xdg-decoration", test_decoration },
 	{ "decor-close", test_close },
 	{ "decor-drag", test_drag },
 	{ "decor-focus", test_focus },

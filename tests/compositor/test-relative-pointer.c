@@ -14,7 +14,6 @@
 #include <string.h>
 
 #include "input-client.h"
-#include "relative-pointer-unstable-v1-client-protocol.h"
 
 static void rel_motion(void *data, struct zwp_relative_pointer_v1 *rp,
 		       uint32_t hi, uint32_t lo, wl_fixed_t dx, wl_fixed_t dy,
@@ -46,38 +45,19 @@ static const struct zwp_relative_pointer_v1_listener other_listener = {
 	.relative_motion = other_motion,
 };
 
-struct globals {
-	struct zwp_relative_pointer_manager_v1 *manager;
-	struct wl_seat *seat;
-};
-
-static struct globals globals(struct wl_display *d)
-{
-	struct globals g = { 0 };
-	const struct global_want want[] = {
-		{ "zwp_relative_pointer_manager_v1",
-		  &zwp_relative_pointer_manager_v1_interface, 1,
-		  (void **)&g.manager },
-		{ "wl_seat", &wl_seat_interface, 5, (void **)&g.seat },
-	};
-
-	bind_globals(d, want, 2);
-	return g;
-}
-
 static void test_relative(void)
 {
 	static struct sc sc;
 	static struct t other;
 	struct zwp_relative_pointer_v1 *rp, *orp;
-	struct globals g, og;
+	struct input_globals g, og;
 	struct win w;
 	int x, y;
 
 	sc_start(&sc, 7);
 	sc_pointer(&sc);
-	g = globals(sc.t.display);
-	rp = zwp_relative_pointer_manager_v1_get_relative_pointer(g.manager,
+	g = input_globals(sc.t.display);
+	rp = zwp_relative_pointer_manager_v1_get_relative_pointer(g.relative,
 								  sc.ptr);
 	zwp_relative_pointer_v1_add_listener(rp, &rel_listener, &sc);
 	sc_window(&sc, &w, 0, 100, RED, &x, &y);
@@ -85,8 +65,8 @@ static void test_relative(void)
 	/* A second client with a relative pointer, never under the
 	 * cursor. */
 	t_connect(&other);
-	og = globals(other.display);
-	orp = zwp_relative_pointer_manager_v1_get_relative_pointer(og.manager,
+	og = input_globals(other.display);
+	orp = zwp_relative_pointer_manager_v1_get_relative_pointer(og.relative,
 		wl_seat_get_pointer(og.seat));
 	zwp_relative_pointer_v1_add_listener(orp, &other_listener, NULL);
 	if (wl_display_roundtrip(other.display) < 0)

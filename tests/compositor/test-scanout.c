@@ -20,8 +20,6 @@
 #include "presentation-time-client-protocol.h"
 #include "toplevel.h"
 
-#define OUT_W 320
-#define OUT_H 240
 #define ZERO_COPY WP_PRESENTATION_FEEDBACK_KIND_ZERO_COPY
 
 /* The order events arrived in, across objects. */

@@ -271,6 +271,53 @@ void wait_mapped(struct t *t, int *x, int *y, const char *what)
 		fail("%s: never mapped", what);
 }
 
+void expect_mapped_at(struct t *t, int x, int y, const char *what)
+{
+	int mx, my;
+
+	wait_mapped(t, &mx, &my, what);
+	check(mx == x && my == y, "%s: mapped at %d,%d (want %d,%d)", what, mx,
+	      my, x, y);
+}
+
+void expect_placed_at(struct t *t, int x, int y, const char *what)
+{
+	char line[256];
+	int px, py;
+
+	if (!proc_wait(&t->c.p, &t->log_from, "placed pid=", TIMEOUT_MS, line,
+		       sizeof(line)) ||
+	    sscanf(strstr(line, " at "), " at %d,%d", &px, &py) != 2)
+		fail("%s: never placed", what);
+	check(px == x && py == y, "%s: placed at %d,%d (want %d,%d)", what, px,
+	      py, x, y);
+}
+
+void expect_configure(struct win *w, bool maximized, bool fullscreen,
+		      int32_t width, int32_t height, const char *what)
+{
+	check(w->maximized == maximized && w->fullscreen == fullscreen &&
+	      !w->other_state && w->w == width && w->h == height,
+	      "%s: configure %dx%d%s%s%s (want %dx%d%s%s)", what, w->w, w->h,
+	      w->maximized ? " maximized" : "", w->fullscreen ? " fullscreen" : "",
+	      w->other_state ? " +other states" : "", width, height,
+	      maximized ? " maximized" : "", fullscreen ? " fullscreen" : "");
+}
+
+void win_request(struct win *w, void (*req)(struct xdg_toplevel *),
+		 const char *what)
+{
+	int n = w->configures;
+
+	req(w->tl);
+	wait_configure(w, n, what);
+}
+
+void set_fullscreen(struct xdg_toplevel *tl)
+{
+	xdg_toplevel_set_fullscreen(tl, NULL);
+}
+
 static void frame_done(void *data, struct wl_callback *cb, uint32_t msec)
 {
 	*(bool *)data = true;
@@ -319,4 +366,15 @@ void expect_rect(struct t *t, int x, int y, int w, int h, uint32_t color,
 				first = at(t, i, j);
 	check(bad == 0, "%s: %dx%d at %d,%d is %08x (%d pixels differ, e.g. %08x)",
 	      what, w, h, x, y, color, bad, first);
+}
+
+void map_floating(struct t *t, struct win *w)
+{
+	win_initial_commit(w);
+	expect_configure(w, false, false, 0, 0, "initial configure");
+	win_draw(w, 100, 80, RED);
+	expect_mapped_at(t, CASCADE_X0, CASCADE_Y0, "floating window");
+	screenshot(t);
+	expect_rect(t, CASCADE_X0, CASCADE_Y0, 100, 80, RED, "at the cascade");
+	expect_rect(t, 0, 0, OUT_W, CASCADE_Y0, BACKGROUND, "background above");
 }

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * toplevel.h - a raw test client with xdg toplevels, solid sealed
- * buffers, frame waits and screenshots (test-subsurface, test-xdg).
+ * buffers, frame waits and screenshots, which the screenshot and
+ * protocol suites build on (test-subsurface, test-xdg-*, and through
+ * input-client.h and popup.h the input and popup tests).
  *
  * After each step a test waits for a frame (a frame callback on a
  * surface without a role, which fires with the first frame that shows
@@ -29,6 +31,16 @@
 #define BLUE	0xff0000ffu
 #define YELLOW	0xffffff00u
 #define WHITE	0xffffffffu
+
+/* Must match compositor/scene/scene.h: where a new window goes, and
+ * how far the cascade moves the next one. */
+#define CASCADE_X0 32
+#define CASCADE_Y0 32
+#define CASCADE_STEP 48
+
+/* The output t_start() asks for (--size=320x240). */
+#define OUT_W 320
+#define OUT_H 240
 
 /* The compositor (320x240, --verbose) and our connection to it. */
 struct t {
@@ -98,6 +110,23 @@ void win_initial_commit(struct win *w);
 void win_draw(struct win *w, int width, int height, uint32_t color);
 /* The compositor's next "mapped" line: where the window went. */
 void wait_mapped(struct t *t, int *x, int *y, const char *what);
+/* The same, which must be at @x, @y. */
+void expect_mapped_at(struct t *t, int x, int y, const char *what);
+/* The compositor's next "placed" line (a mapped window moved) must be
+ * at @x, @y. */
+void expect_placed_at(struct t *t, int x, int y, const char *what);
+
+/* The last xdg_toplevel.configure said @width x @height, maximized and
+ * fullscreen as given, and no state besides those, activated and
+ * resizing (other_state). */
+void expect_configure(struct win *w, bool maximized, bool fullscreen,
+		      int32_t width, int32_t height, const char *what);
+/* Sends @req and waits for the configure that answers it. */
+void win_request(struct win *w, void (*req)(struct xdg_toplevel *),
+		 const char *what);
+/* xdg_toplevel.set_fullscreen on the compositor's choice of output: a
+ * @req for win_request(). */
+void set_fullscreen(struct xdg_toplevel *tl);
 
 /* Waits for a frame that shows everything committed so far, then takes
  * a screenshot into t->rgb. */
@@ -107,5 +136,10 @@ uint32_t at(struct t *t, int x, int y);
 /* Every pixel of the rectangle (relative to t->ox, t->oy) is @color. */
 void expect_rect(struct t *t, int x, int y, int w, int h, uint32_t color,
 		 const char *what);
+
+/* A floating 100x80 RED window mapped from @w (made by win_create):
+ * its initial configure 0x0 without states, at the first cascade slot
+ * in a screenshot, nothing above it. */
+void map_floating(struct t *t, struct win *w);
 
 #endif
