@@ -30,7 +30,7 @@
 /*
  * scanout.c: a wl_buffer held by the display during direct scanout. The
  * surface's scene source describes its buffer through describe() (a
- * reference for the caller in @out); surface.c asks defer_release()
+ * reference for the caller in @out); surface-apply.c asks defer_release()
  * before releasing a replaced buffer (true: the backend still shows it,
  * the release comes when a later frame replaced it) and tells attached()
  * of every buffer committed.
@@ -127,13 +127,13 @@ struct wlseal_surface {
 	struct wl_list feedbacks;
 	pixman_region32_t opaque;		/* view.opaque points here */
 	pixman_region32_t input;		/* view.input, unless NULL */
-	/* How the buffer becomes the surface (surface.c, surface_geometry):
+	/* How the buffer becomes the surface (surface-geometry.c):
 	 * scale, transform and viewport as committed; view.transform points
 	 * at @xform unless all three leave the buffer as it is. */
 	int32_t scale, transform;
 	struct wlseal_viewport_state viewport;
 	pixman_transform_t xform;
-	/* wl_surface.enter was sent for the output (surface.c): the
+	/* wl_surface.enter was sent for the output (surface-apply.c): the
 	 * surface shows there; leave when it stops showing. */
 	bool on_output;
 	/* viewporter.c's wp_viewport for this surface, or NULL. */

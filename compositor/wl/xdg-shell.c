@@ -25,7 +25,7 @@ static void xdg_unmap(struct wlseal_xdg_surface *xs)
 	}
 }
 
-/* Runs after surface.c applied the committed state. */
+/* Runs after surface-apply.c applied the committed state. */
 static void xdg_surface_role_commit(struct wlseal_surface *s)
 {
 	struct wlseal_xdg_surface *xs = s->role;
