@@ -146,7 +146,8 @@ void wlseal_surface_apply(struct wlseal_surface *s,
 	st->scale_set = st->transform_set = st->viewport_set = false;
 	/* A buffer destroyed while shown (NULL, has_content) keeps the
 	 * size it had: there is nothing to measure. */
-	if (s->buffer && (attached || geometry_set) && !wlseal_surface_geometry(s))
+	if (s->buffer && (attached || geometry_set) &&
+	    !wlseal_surface_geometry(s))
 		return;
 	if (s->buffer)
 		surface_copy_damage(s, st, attached && s->buffer != prev_buffer);
