@@ -263,12 +263,13 @@ struct wlseal_xdg_surface {
 };
 
 /*
- * xdg-toplevel.c: the xdg_toplevel role. xdg-shell.c calls in (create,
- * commit, ack, detach), xdg-decoration.c too (from_resource, configure),
- * and decor.c (set_frame, move, close); xdg-toplevel.c calls none of
- * them back: it sends xdg_surface.configure on the resource itself, and
- * tells of changes through changed_signal, of its end through
- * destroy_signal.
+ * xdg-toplevel.c, xdg-toplevel-configure.c, xdg-toplevel-interactive.c
+ * and xdg-toplevel-stack.c: the xdg_toplevel role. xdg-shell.c calls in
+ * (create, commit, ack, detach), xdg-decoration.c too (from_resource,
+ * configure), and decor.c (set_frame, move, close); none of the four
+ * calls them back: they send xdg_surface.configure on the resource
+ * themselves, and tell of changes through changed_signal, of the end
+ * through destroy_signal.
  */
 #define WLSEAL_XDG_CONFIGURES 4	/* sent and not acked, at most */
 
@@ -294,7 +295,7 @@ struct wlseal_xdg_toplevel {
 	struct wlseal_kept_string title;	/* charged to the client */
 	/* xdg_toplevel.set_parent: the window this one is stacked above
 	 * (a dialog's), NULL for none; its children, linked by
-	 * child_link. All of one client (xdg-toplevel.c). */
+	 * child_link. All of one client (xdg-toplevel-stack.c). */
 	struct wlseal_xdg_toplevel *parent;
 	struct wl_list children;
 	struct wl_list child_link;
@@ -354,7 +355,7 @@ struct wlseal_xdg_toplevel *wlseal_xdg_toplevel_from_resource(struct wl_resource
 void wlseal_xdg_toplevel_configure(struct wlseal_xdg_toplevel *tl);
 /* The window in front of @tl's family, @tl's own surface when no dialog
  * of it is shown (xdg-shell.c's role_front). O(64): the walk of a
- * family is bounded (xdg-toplevel.c). */
+ * family is bounded (xdg-toplevel-stack.c). */
 struct wlseal_surface *wlseal_xdg_toplevel_front(struct wlseal_xdg_toplevel *tl);
 /* The seat's focus came or went (xdg-shell.c's role_activate): a
  * configure with or without the activated state. */
@@ -521,9 +522,9 @@ void wlseal_xdg_toplevel_close(struct wlseal_xdg_toplevel *tl);
  * decoration is server_side: a title bar with the title and a close
  * button, and a border, as child views of the toplevel's surface (below
  * it), drawn and damage-tracked by the scene, taking the pointer
- * through the scene's hooks (wlseal_scene_pointer). It calls
- * xdg-toplevel.c (frame, move, close) and follows the toplevel through
- * its changed_signal; xdg-decoration.c creates and destroys it.
+ * through the scene's hooks (wlseal_scene_pointer). It calls the
+ * xdg_toplevel's files (frame, move, close) and follows the toplevel
+ * through its changed_signal; xdg-decoration.c creates and destroys it.
  */
 struct wlseal_decor;
 /* NULL: out of memory. */
