@@ -2,11 +2,12 @@
 /*
  * surface.h - inside wl/: what the files of wl_surface lend each other.
  * Calls go one way: surface.c (wl_compositor, a surface's life, frame
- * pacing) calls the four below it; surface-request.c (the requests)
- * calls surface-apply.c and surface-state.c; surface-apply.c (a state
- * made current) calls surface-geometry.c and surface-state.c;
- * surface-state.c, surface-geometry.c and surface-source.c call none
- * of them.
+ * pacing) calls surface-request.c, surface-apply.c, surface-state.c and
+ * surface-source.c; surface-request.c (the requests) calls
+ * surface-apply.c and surface-state.c; surface-apply.c (a state made
+ * current) calls surface-geometry.c and surface-state.c;
+ * surface-state.c, surface-geometry.c and surface-source.c call none of
+ * them.
  */
 #ifndef WLSEAL_WL_SURFACE_H
 #define WLSEAL_WL_SURFACE_H
