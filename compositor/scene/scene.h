@@ -205,8 +205,8 @@ void wlseal_scene_view_init(struct wlseal_scene_view *view,
 void wlseal_scene_map(struct wlseal_scene *scene, struct wlseal_scene_view *view);
 /* A new window's slot @v on one axis, for a window @size long on an
  * output @out long: as far back towards 0 as it then fits, and 0 if it
- * cannot fit at all (the shells' placement, wl/xdg-toplevel.c and
- * wl/wl-shell.c). */
+ * cannot fit at all (the shells' placement, wl/xdg-toplevel-configure.c
+ * and wl/wl-shell.c). */
 int32_t wlseal_scene_fit(int32_t v, int64_t size, int32_t out);
 /* A floating window's origin (@x, @y) after a move, for a window @w
  * wide: anywhere, as long as some of its top edge (where a title bar is

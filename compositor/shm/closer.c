@@ -14,36 +14,34 @@
  * page table teardown of a large mapping across loop turns, but freeing
  * the file cannot be sliced: it is one call.
  *
- * So the calls that may free a file run here. The loop hands over the
- * mapping and the fd; this thread unmaps and closes them, in order, and
- * tells the loop through an eventfd, which then runs the job's @done
+ * So the calls that may free a file run here, on a thread of the worker
+ * (worker.c), which runs every job queued before it stops. The loop
+ * hands over the mapping and the fd; the thread unmaps and closes them,
+ * in order, and tells the loop, which then runs the job's @done
  * (pool.c's: the pool's, or a retired mapping's): the budget is
  * uncharged only now, so the totals never undercount what the compositor
  * still holds. Nothing else is shared: the thread touches no pool, no
- * account and no Wayland object, only the two queues under the mutex.
+ * account and no Wayland object, only the job and the worker's queues.
  * The mapping is read by nobody once handed over (the pool's last buffer
  * is gone, or the retired mapping's last pin), and the fd number is not
  * reused before close() returns, so handing them to another thread
  * changes no answer the loop gets.
  */
 #include <errno.h>
-#include <pthread.h>
-#include <signal.h>
-#include <stdint.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/eventfd.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include <wayland-server-core.h>
 
-#include "account.h"
 #include "closer.h"
 #include "log.h"
+#include "worker.h"
 
 struct job {
-	struct job *next;
+	struct wlseal_worker_job work;
 	void *data;
 	size_t len;
 	int fd;
@@ -51,21 +49,7 @@ struct job {
 	void *item;
 };
 
-static struct {
-	pthread_t thread;
-	bool running, stopping;
-	pthread_mutex_t lock;
-	pthread_cond_t wake;
-	struct job *todo, **todo_tail;	/* FIFO, under lock */
-	struct job *done;		/* under lock */
-	int pending;			/* loop thread only */
-	int efd;
-	struct wl_event_source *source;
-} closer = {
-	.lock = PTHREAD_MUTEX_INITIALIZER,
-	.wake = PTHREAD_COND_INITIALIZER,
-	.efd = -1,
-};
+static struct wlseal_worker *closer;
 
 static void release(const struct job *j)
 {
@@ -77,101 +61,32 @@ static void release(const struct job *j)
 		close(j->fd);
 }
 
-static void *closer_main(void *arg)
+/* On the thread. */
+static void job_run(struct wlseal_worker_job *wj)
 {
-	uint64_t one = 1;
+	struct job *j = wl_container_of(wj, j, work);
 
-	(void)arg;
-	pthread_mutex_lock(&closer.lock);
-	for (;;) {
-		struct job *j;
-
-		while (!closer.todo && !closer.stopping)
-			pthread_cond_wait(&closer.wake, &closer.lock);
-		if (!closer.todo)
-			break;
-		j = closer.todo;
-		closer.todo = j->next;
-		if (!closer.todo)
-			closer.todo_tail = &closer.todo;
-		pthread_mutex_unlock(&closer.lock);
-		release(j);
-		pthread_mutex_lock(&closer.lock);
-		j->next = closer.done;
-		closer.done = j;
-		if (write(closer.efd, &one, sizeof(one)) != sizeof(one))
-			wlseal_log("closer eventfd: %s", strerror(errno));
-	}
-	pthread_mutex_unlock(&closer.lock);
-	return NULL;
+	release(j);
 }
 
-/* On the loop: run @done for every finished item. */
-static void collect(void)
+/* On the loop: the mapping and the fd are gone. The worker drains its
+ * queue at stop, so every job ran. */
+static void job_done(struct wlseal_worker_job *wj, bool ran)
 {
-	struct job *j, *next;
-	uint64_t n;
+	struct job *j = wl_container_of(wj, j, work);
 
-	if (read(closer.efd, &n, sizeof(n)) < 0 && errno != EAGAIN)
-		wlseal_log("closer eventfd: %s", strerror(errno));
-	pthread_mutex_lock(&closer.lock);
-	j = closer.done;
-	closer.done = NULL;
-	pthread_mutex_unlock(&closer.lock);
-	for (; j; j = next) {
-		next = j->next;
-		closer.pending--;
-		j->done(j->item);
-		free(j);
-	}
-}
-
-static int closer_ready(int fd, uint32_t mask, void *data)
-{
-	wlseal_cpu_loop();
-	(void)fd;
-	(void)mask;
-	(void)data;
-	collect();
-	return 0;
+	(void)ran;
+	j->done(j->item);
+	free(j);
 }
 
 bool wlseal_closer_start(struct wl_event_loop *loop)
 {
-	sigset_t all, old;
-	int err;
-
-	/* A fresh start each time: a process may run servers one after
-	 * another (the WLCS module, tests/wlcs/), and the last stop left
-	 * stopping set. */
-	closer.stopping = false;
-	closer.todo = NULL;
-	closer.done = NULL;
-	closer.pending = 0;
-	closer.todo_tail = &closer.todo;
-	closer.efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	if (closer.efd < 0)
-		return false;
-	closer.source = wl_event_loop_add_fd(loop, closer.efd, WL_EVENT_READABLE,
-					     closer_ready, NULL);
-	/* The thread takes no signal: the loop reads them from a signalfd
-	 * (main.c), and a thread with them unblocked would take SIGTERM's
-	 * default action for the whole process. */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	err = closer.source ?
-	      pthread_create(&closer.thread, NULL, closer_main, NULL) : -1;
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (err != 0) {
+	closer = wlseal_worker_start(loop, "closer", true);
+	if (!closer) {
 		wlseal_log("no closer thread: pools are released on the event loop");
-		if (closer.source)
-			wl_event_source_remove(closer.source);
-		close(closer.efd);
-		closer.source = NULL;
-		closer.efd = -1;
 		return false;
 	}
-	closer.running = true;
 	return true;
 }
 
@@ -179,47 +94,30 @@ void wlseal_closer_put(void *data, size_t len, int fd,
 		       void (*done)(void *item), void *item)
 {
 	struct job *j = calloc(1, sizeof(*j));
+	struct job now = { .data = data, .len = len, .fd = fd };
 
 	if (j) {
-		*j = (struct job){ .data = data, .len = len, .fd = fd,
+		*j = (struct job){ .work = { .run = job_run, .done = job_done },
+				   .data = data, .len = len, .fd = fd,
 				   .done = done, .item = item };
+		if (wlseal_worker_submit(closer, &j->work))
+			return;
 	}
-	if (!j || !closer.running) {
-		/* No thread (or no memory for the job): at once. */
-		struct job now = { .data = data, .len = len, .fd = fd };
-
-		release(&now);
-		free(j);
-		done(item);
-		return;
-	}
-	closer.pending++;
-	pthread_mutex_lock(&closer.lock);
-	*closer.todo_tail = j;
-	closer.todo_tail = &j->next;
-	pthread_cond_signal(&closer.wake);
-	pthread_mutex_unlock(&closer.lock);
+	/* No thread (or no memory for the job): at once. */
+	release(&now);
+	free(j);
+	done(item);
 }
 
 int wlseal_closer_pending(void)
 {
-	return closer.pending;
+	return wlseal_worker_pending(closer);
 }
 
 void wlseal_closer_stop(void)
 {
-	if (!closer.running)
-		return;
-	pthread_mutex_lock(&closer.lock);
-	closer.stopping = true;
-	pthread_cond_signal(&closer.wake);
-	pthread_mutex_unlock(&closer.lock);
-	/* The thread finishes every job queued before it stops. */
-	pthread_join(closer.thread, NULL);
-	closer.running = false;
-	collect();
-	wl_event_source_remove(closer.source);
-	close(closer.efd);
-	closer.source = NULL;
-	closer.efd = -1;
+	/* The thread finishes every job queued before it stops; their
+	 * @done run (a put from one of them is done at once). */
+	wlseal_worker_stop(closer);
+	closer = NULL;
 }

@@ -30,8 +30,10 @@
  * the end of a file (a permissive policy's truncated pool) is -EFAULT,
  * and the job ends there.
  *
- * Finished jobs go back to the loop through an eventfd, like closer.c's,
- * where @done runs: it lets go of the pool and tells the view.
+ * The thread, its queue and the way back are the worker's (worker.c), as
+ * closer.c's: finished jobs go back to the loop, where @done runs: it
+ * lets go of the pool and tells the view. At stop the jobs not begun are
+ * dropped (@done with ECANCELED).
  *
  * The same thread runs a second kind of job, a call (wlseal_populate_
  * call): copy-read.c's pread() of a copied buffer's rows into the
@@ -42,19 +44,17 @@
  */
 #include <errno.h>
 #include <pthread.h>
-#include <signal.h>
-#include <stdint.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/eventfd.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include <wayland-server-core.h>
 
-#include "account.h"
 #include "log.h"
 #include "populate.h"
+#include "worker.h"
 
 #ifndef MADV_POPULATE_READ
 #define MADV_POPULATE_READ 22	/* Linux 5.14 */
@@ -65,7 +65,7 @@
 #define CHUNK (256u << 10)
 
 struct job {
-	struct job *next;
+	struct wlseal_worker_job work;
 	void *const *base;
 	struct wlseal_populate_range *ranges;
 	int n;
@@ -78,23 +78,12 @@ struct job {
 };
 
 static struct {
-	pthread_t thread;
-	bool running, stopping;
-	pthread_mutex_t lock;		/* the queues */
+	struct wlseal_worker *worker;
 	pthread_mutex_t map_lock;	/* the mappings' addresses */
-	pthread_cond_t wake;
-	struct job *todo, **todo_tail;	/* FIFO, under lock */
-	struct job *done;		/* under lock */
-	int pending;			/* loop thread only */
-	int efd;
-	struct wl_event_source *source;
 	void (*done_fn)(void *item, size_t pages, int err);
 	size_t page;
 } pop = {
-	.lock = PTHREAD_MUTEX_INITIALIZER,
 	.map_lock = PTHREAD_MUTEX_INITIALIZER,
-	.wake = PTHREAD_COND_INITIALIZER,
-	.efd = -1,
 };
 
 static void populate(struct job *j)
@@ -118,41 +107,24 @@ static void populate(struct job *j)
 	}
 }
 
-static void *populate_main(void *arg)
+/* On the thread. */
+static void job_run(struct wlseal_worker_job *wj)
 {
-	uint64_t one = 1;
+	struct job *j = wl_container_of(wj, j, work);
 
-	(void)arg;
-	pthread_mutex_lock(&pop.lock);
-	for (;;) {
-		struct job *j;
-
-		while (!pop.todo && !pop.stopping)
-			pthread_cond_wait(&pop.wake, &pop.lock);
-		if (pop.stopping)
-			break;	/* what is left is dropped by stop */
-		j = pop.todo;
-		pop.todo = j->next;
-		if (!pop.todo)
-			pop.todo_tail = &pop.todo;
-		pthread_mutex_unlock(&pop.lock);
-		if (j->run)
-			j->run(j->item);
-		else
-			populate(j);
-		pthread_mutex_lock(&pop.lock);
-		j->next = pop.done;
-		pop.done = j;
-		if (write(pop.efd, &one, sizeof(one)) != sizeof(one))
-			wlseal_log("populate eventfd: %s", strerror(errno));
-	}
-	pthread_mutex_unlock(&pop.lock);
-	return NULL;
+	if (j->run)
+		j->run(j->item);
+	else
+		populate(j);
 }
 
-static void finish(struct job *j)
+/* On the loop: @ran false for a job never begun, dropped at stop. */
+static void job_done(struct wlseal_worker_job *wj, bool ran)
 {
-	pop.pending--;
+	struct job *j = wl_container_of(wj, j, work);
+
+	if (!ran)
+		j->err = ECANCELED;
 	if (j->done)
 		j->done(j->item, j->err);
 	else
@@ -161,70 +133,17 @@ static void finish(struct job *j)
 	free(j);
 }
 
-/* On the loop: run @done for every finished job. */
-static void collect(void)
-{
-	struct job *j, *next;
-	uint64_t n;
-
-	if (read(pop.efd, &n, sizeof(n)) < 0 && errno != EAGAIN)
-		wlseal_log("populate eventfd: %s", strerror(errno));
-	pthread_mutex_lock(&pop.lock);
-	j = pop.done;
-	pop.done = NULL;
-	pthread_mutex_unlock(&pop.lock);
-	for (; j; j = next) {
-		next = j->next;
-		finish(j);
-	}
-}
-
-static int populate_ready(int fd, uint32_t mask, void *data)
-{
-	wlseal_cpu_loop();
-	(void)fd;
-	(void)mask;
-	(void)data;
-	collect();
-	return 0;
-}
-
 bool wlseal_populate_start(struct wl_event_loop *loop,
 			   void (*done)(void *item, size_t pages, int err))
 {
-	sigset_t all, old;
 	long page = sysconf(_SC_PAGESIZE);
-	int err;
 
 	/* A fresh start each time, as closer.c's (tests/wlcs/). */
-	pop.stopping = false;
-	pop.todo = NULL;
-	pop.done = NULL;
-	pop.pending = 0;
 	pop.done_fn = done;
-	pop.todo_tail = &pop.todo;
 	pop.page = page > 0 ? (size_t)page : 4096;
-	pop.efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	if (pop.efd < 0)
-		return false;
-	pop.source = wl_event_loop_add_fd(loop, pop.efd, WL_EVENT_READABLE,
-					  populate_ready, NULL);
-	/* No signals on this thread (closer.c says why). */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	err = pop.source ?
-	      pthread_create(&pop.thread, NULL, populate_main, NULL) : -1;
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (err != 0) {
-		if (pop.source)
-			wl_event_source_remove(pop.source);
-		close(pop.efd);
-		pop.source = NULL;
-		pop.efd = -1;
-		return false;
-	}
-	pop.running = true;
-	return true;
+	/* Jobs not begun at stop are dropped. */
+	pop.worker = wlseal_worker_start(loop, "populate", false);
+	return pop.worker != NULL;
 }
 
 bool wlseal_populate_put(void *const *base,
@@ -233,7 +152,7 @@ bool wlseal_populate_put(void *const *base,
 {
 	struct job *j;
 
-	if (!pop.running || n <= 0)
+	if (!pop.worker || n <= 0)
 		return false;
 	j = calloc(1, sizeof(*j));
 	if (!j)
@@ -244,15 +163,16 @@ bool wlseal_populate_put(void *const *base,
 		return false;
 	}
 	memcpy(j->ranges, ranges, sizeof(*ranges) * (size_t)n);
+	j->work.run = job_run;
+	j->work.done = job_done;
 	j->n = n;
 	j->base = base;
 	j->item = item;
-	pop.pending++;
-	pthread_mutex_lock(&pop.lock);
-	*pop.todo_tail = j;
-	pop.todo_tail = &j->next;
-	pthread_cond_signal(&pop.wake);
-	pthread_mutex_unlock(&pop.lock);
+	if (!wlseal_worker_submit(pop.worker, &j->work)) {
+		free(j->ranges);
+		free(j);
+		return false;
+	}
 	return true;
 }
 
@@ -261,20 +181,20 @@ bool wlseal_populate_call(void (*run)(void *item),
 {
 	struct job *j;
 
-	if (!pop.running)
+	if (!pop.worker)
 		return false;
 	j = calloc(1, sizeof(*j));
 	if (!j)
 		return false;
+	j->work.run = job_run;
+	j->work.done = job_done;
 	j->run = run;
 	j->done = done;
 	j->item = item;
-	pop.pending++;
-	pthread_mutex_lock(&pop.lock);
-	*pop.todo_tail = j;
-	pop.todo_tail = &j->next;
-	pthread_cond_signal(&pop.wake);
-	pthread_mutex_unlock(&pop.lock);
+	if (!wlseal_worker_submit(pop.worker, &j->work)) {
+		free(j);
+		return false;
+	}
 	return true;
 }
 
@@ -290,32 +210,13 @@ void wlseal_populate_unlock(void)
 
 int wlseal_populate_pending(void)
 {
-	return pop.pending;
+	return wlseal_worker_pending(pop.worker);
 }
 
 void wlseal_populate_stop(void)
 {
-	struct job *j, *next;
-
-	if (!pop.running)
-		return;
-	pthread_mutex_lock(&pop.lock);
-	pop.stopping = true;
-	pthread_cond_signal(&pop.wake);
-	pthread_mutex_unlock(&pop.lock);
-	pthread_join(pop.thread, NULL);
-	pop.running = false;
-	collect();
-	/* Jobs never begun: done, with nothing populated. */
-	for (j = pop.todo; j; j = next) {
-		next = j->next;
-		j->err = ECANCELED;
-		finish(j);
-	}
-	pop.todo = NULL;
-	pop.todo_tail = &pop.todo;
-	wl_event_source_remove(pop.source);
-	close(pop.efd);
-	pop.source = NULL;
-	pop.efd = -1;
+	/* Drops the jobs not begun, finishes the one running; every @done
+	 * runs (a put or call from one of them is refused). */
+	wlseal_worker_stop(pop.worker);
+	pop.worker = NULL;
 }

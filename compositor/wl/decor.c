@@ -29,8 +29,10 @@
  *
  * The frame follows the toplevel through its changed_signal (a commit,
  * the title, the focus, the xdg_surface gone) and hides while the
- * window is fullscreen. It calls xdg-toplevel.c (set_frame, move,
- * close) and is called by xdg-decoration.c (create, destroy) only.
+ * window is fullscreen. It calls the toplevel's files (set_frame:
+ * xdg-toplevel-configure.c, move: xdg-toplevel-interactive.c, close:
+ * xdg-toplevel.c) and is called by xdg-decoration.c (create, destroy)
+ * only.
  * Before it frees its views it unmaps them, which tells the seat
  * (scene.unmap_signal) to forget them.
  */

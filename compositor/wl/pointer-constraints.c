@@ -48,7 +48,7 @@
  * objects. A constraint is a resource counted like any other
  * (account/objects.c). This file reads the pointer's focus and position
  * (struct wlseal_pointer, seat.h) and calls no other file of wl/ but
- * surface.c.
+ * surface-request.c (wlseal_surface_from_resource).
  */
 #include <stdlib.h>
 

@@ -241,10 +241,10 @@ bool wlseal_seat_resize(struct wlseal_seat *seat, struct wlseal_surface *s,
 
 /*
  * The topmost mapped toplevel, or NULL: the top view of the scene, in
- * O(1), never a walk of the views. Only xdg-toplevel.c maps top-level
- * views, and a surface loses role_activate only as its xdg_surface goes,
- * which unmaps it first (xdg-shell.c): every view in scene.views is a
- * mapped toplevel's. Were a top view ever without role_activate, nobody
+ * O(1), never a walk of the views. Only xdg-toplevel-configure.c maps
+ * top-level views, and a surface loses role_activate only as its
+ * xdg_surface goes, which unmaps it first (xdg-shell.c): every view in
+ * scene.views is a mapped toplevel's. Were a top view ever without role_activate, nobody
  * would get the focus rather than a walk past it.
  */
 static struct wlseal_surface *topmost(struct wlseal_seat *seat)

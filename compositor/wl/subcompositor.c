@@ -16,7 +16,7 @@
  * synchronized one. So a grandchild's new position waits for its own
  * parent's commit and then for that commit to apply; the main surface's
  * commit alone does not move it. The subsurface's own wl_surface state
- * waits too in synchronized mode (the default): surface.c asks
+ * waits too in synchronized mode (the default): surface-request.c asks
  * role_cache() on every commit and keeps the commit in a cache, which
  * the parent's apply_signal lets us apply right after the parent's. A
  * desynchronized subsurface's commit applies at once, unless an ancestor

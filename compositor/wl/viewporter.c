@@ -3,16 +3,16 @@
  * viewporter.c - wp_viewporter and wp_viewport: a surface shows a
  * rectangle of its buffer (set_source, surface coordinates after scale
  * and transform) at a size of its own (set_destination). Both are
- * double-buffered: they go into the pending wl_surface state, and
- * surface.c's commit checks them against the buffer and builds the
- * transform the scene samples through.
+ * double-buffered: they go into the pending wl_surface state, and the
+ * commit (surface-geometry.c) checks them against the buffer and builds
+ * the transform the scene samples through.
  *
  * Errors here, on the viewport: viewport_exists (a second viewport for
  * one surface, on the manager), bad_value (a negative origin, an empty
  * or negative size that is not the -1 "unset", a destination larger than
  * WLSEAL_VIEWPORT_MAX), no_surface (any request but destroy after the
- * surface is gone). At commit (surface.c, through
- * wlseal_viewport_post_error): bad_size, out_of_buffer.
+ * surface is gone). At commit (surface-geometry.c, on the surface's
+ * viewport_resource): bad_size, out_of_buffer.
  *
  * Lifetimes: the viewport may outlive its surface (it turns inert and
  * says no_surface), and the surface its viewport (destroying it unsets

@@ -30,7 +30,7 @@
 /*
  * scanout.c: a wl_buffer held by the display during direct scanout. The
  * surface's scene source describes its buffer through describe() (a
- * reference for the caller in @out); surface.c asks defer_release()
+ * reference for the caller in @out); surface-apply.c asks defer_release()
  * before releasing a replaced buffer (true: the backend still shows it,
  * the release comes when a later frame replaced it) and tells attached()
  * of every buffer committed.
@@ -127,13 +127,13 @@ struct wlseal_surface {
 	struct wl_list feedbacks;
 	pixman_region32_t opaque;		/* view.opaque points here */
 	pixman_region32_t input;		/* view.input, unless NULL */
-	/* How the buffer becomes the surface (surface.c, surface_geometry):
+	/* How the buffer becomes the surface (surface-geometry.c):
 	 * scale, transform and viewport as committed; view.transform points
 	 * at @xform unless all three leave the buffer as it is. */
 	int32_t scale, transform;
 	struct wlseal_viewport_state viewport;
 	pixman_transform_t xform;
-	/* wl_surface.enter was sent for the output (surface.c): the
+	/* wl_surface.enter was sent for the output (surface-apply.c): the
 	 * surface shows there; leave when it stops showing. */
 	bool on_output;
 	/* viewporter.c's wp_viewport for this surface, or NULL. */
@@ -264,12 +264,13 @@ struct wlseal_xdg_surface {
 };
 
 /*
- * xdg-toplevel.c: the xdg_toplevel role. xdg-shell.c calls in (create,
- * commit, ack, detach), xdg-decoration.c too (from_resource, configure),
- * and decor.c (set_frame, move, close); xdg-toplevel.c calls none of
- * them back: it sends xdg_surface.configure on the resource itself, and
- * tells of changes through changed_signal, of its end through
- * destroy_signal.
+ * xdg-toplevel.c, xdg-toplevel-configure.c, xdg-toplevel-interactive.c
+ * and xdg-toplevel-stack.c: the xdg_toplevel role. xdg-shell.c calls in
+ * (create, commit, ack, detach), xdg-decoration.c too (from_resource,
+ * configure), and decor.c (set_frame, move, close); none of the four
+ * calls them back: they send xdg_surface.configure on the resource
+ * themselves, and tell of changes through changed_signal, of the end
+ * through destroy_signal.
  */
 #define WLSEAL_XDG_CONFIGURES 4	/* sent and not acked, at most */
 
@@ -295,7 +296,7 @@ struct wlseal_xdg_toplevel {
 	struct wlseal_kept_string title;	/* charged to the client */
 	/* xdg_toplevel.set_parent: the window this one is stacked above
 	 * (a dialog's), NULL for none; its children, linked by
-	 * child_link. All of one client (xdg-toplevel.c). */
+	 * child_link. All of one client (xdg-toplevel-stack.c). */
 	struct wlseal_xdg_toplevel *parent;
 	struct wl_list children;
 	struct wl_list child_link;
@@ -355,7 +356,7 @@ struct wlseal_xdg_toplevel *wlseal_xdg_toplevel_from_resource(struct wl_resource
 void wlseal_xdg_toplevel_configure(struct wlseal_xdg_toplevel *tl);
 /* The window in front of @tl's family, @tl's own surface when no dialog
  * of it is shown (xdg-shell.c's role_front). O(64): the walk of a
- * family is bounded (xdg-toplevel.c). */
+ * family is bounded (xdg-toplevel-stack.c). */
 struct wlseal_surface *wlseal_xdg_toplevel_front(struct wlseal_xdg_toplevel *tl);
 /* The seat's focus came or went (xdg-shell.c's role_activate): a
  * configure with or without the activated state. */
@@ -524,9 +525,9 @@ void wlseal_xdg_toplevel_close(struct wlseal_xdg_toplevel *tl);
  * decoration is server_side: a title bar with the title and a close
  * button, and a border, as child views of the toplevel's surface (below
  * it), drawn and damage-tracked by the scene, taking the pointer
- * through the scene's hooks (wlseal_scene_pointer). It calls
- * xdg-toplevel.c (frame, move, close) and follows the toplevel through
- * its changed_signal; xdg-decoration.c creates and destroys it.
+ * through the scene's hooks (wlseal_scene_pointer). It calls the
+ * xdg_toplevel's files (frame, move, close) and follows the toplevel
+ * through its changed_signal; xdg-decoration.c creates and destroys it.
  */
 struct wlseal_decor;
 /* NULL: out of memory. */

@@ -12,8 +12,8 @@
  *
  * The mode is told when the decoration is made and after each set_mode
  * or unset_mode, each time followed by an xdg_surface.configure
- * (xdg-toplevel.c) once the toplevel had its initial commit; before
- * that, the initial configure follows. The frame comes and goes with
+ * (xdg-toplevel-configure.c) once the toplevel had its initial commit;
+ * before that, the initial configure follows. The frame comes and goes with
  * the mode at once (its room in configures and placement with it), and
  * goes with the decoration object or the toplevel.
  *

@@ -25,7 +25,7 @@ static void xdg_unmap(struct wlseal_xdg_surface *xs)
 	}
 }
 
-/* Runs after surface.c applied the committed state. */
+/* Runs after surface-apply.c applied the committed state. */
 static void xdg_surface_role_commit(struct wlseal_surface *s)
 {
 	struct wlseal_xdg_surface *xs = s->role;
@@ -60,11 +60,12 @@ static struct wlseal_surface *xdg_surface_role_front(struct wlseal_surface *s)
  * the first xdg_surface.configure call must also be treated as errors"
  * (xdg_surface): a buffer attached before the role answered the
  * initial commit. A buffer attached after that configure was sent, and
- * before it was acked, waits for the ack (xdg-toplevel.c).
+ * before it was acked, waits for the ack (xdg-toplevel-configure.c).
  *
  * --xdg-early-buffer=map (server->xdg_early_map) takes such a buffer
  * from an xdg_surface that has its role object: its commit is the
- * initial commit and maps the window (xdg-toplevel.c, xdg-popup.c).
+ * initial commit and maps the window (xdg-toplevel-configure.c,
+ * xdg-popup.c).
  * Without a role object there is no window it could map, and the
  * error stands in both modes. */
 static bool xdg_surface_role_attach(struct wlseal_surface *s)
