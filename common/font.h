@@ -2,7 +2,7 @@
 /*
  * wlseal's own 5x7 bitmap font for printable ASCII (0x20..0x7e), drawn by
  * wlseal-textscreen (image/guest/) and by the compositor's title bars
- * (compositor/wl/decor.c): 8 rows per glyph, top to bottom (rows 0-6
+ * (compositor/shell/decor.c): 8 rows per glyph, top to bottom (rows 0-6
  * down to the baseline, row 7 for the descenders of g, j, p, q, y and
  * ','), bit 4 is the leftmost pixel. Characters outside that range are drawn as '?'.
  */

@@ -25,7 +25,9 @@
 #include "log.h"
 #include "server.h"
 #include "shm.h"
-#include "wl.h"
+#include "seat.h"
+#include "shell.h"
+#include "surface.h"
 
 /* The two globals of shm/ take the shm state, the seat is kept. */
 static bool shm_init(struct wlseal_server *server, uint32_t version)
@@ -45,38 +47,38 @@ static bool seat_init(struct wlseal_server *server, uint32_t version)
 }
 
 static const struct wlseal_global globals[] = {
-	{ "wl_output", 4, "wl/output.c", "outputs", false,
+	{ "wl_output", 4, "surface/output.c", "outputs", false,
 	  wlseal_output_init },
-	{ "wl_compositor", 4, "wl/surface.c",
+	{ "wl_compositor", 4, "surface/surface.c",
 	  "surfaces, regions, frame callbacks", false,
 	  wlseal_compositor_init },
-	{ "wl_subcompositor", 1, "wl/subcompositor.c", "subsurfaces", false,
+	{ "wl_subcompositor", 1, "surface/subcompositor.c", "subsurfaces", false,
 	  wlseal_subcompositor_init },
-	{ "wl_data_device_manager", 3, "wl/data-device.c",
+	{ "wl_data_device_manager", 3, "seat/data-device.c",
 	  "string bytes (mime types)", false, wlseal_data_device_init },
-	{ "wl_seat", 8, "wl/seat.c", "fds in flight (keymaps)", false,
+	{ "wl_seat", 8, "seat/seat.c", "fds in flight (keymaps)", false,
 	  seat_init },
 	{ "wl_shm", 1, "shm/wl-shm.c", "pools, pool memory, fds", false,
 	  shm_init },
 	{ "wlseal_shm_policy_v1", 2, "shm/ext-policy.c",
 	  "pools, pool memory, fds", false, shm_policy_init },
-	{ "xdg_wm_base", 3, "wl/xdg-shell.c", "string bytes (titles, app ids)",
+	{ "xdg_wm_base", 3, "shell/xdg-shell.c", "string bytes (titles, app ids)",
 	  false, wlseal_xdg_shell_init },
-	{ "wl_shell", 1, "wl/wl-shell.c", "string bytes (titles, classes)",
+	{ "wl_shell", 1, "shell/wl-shell.c", "string bytes (titles, classes)",
 	  false, wlseal_wl_shell_init },
-	{ "zxdg_decoration_manager_v1", 1, "wl/xdg-decoration.c", "-", false,
+	{ "zxdg_decoration_manager_v1", 1, "shell/xdg-decoration.c", "-", false,
 	  wlseal_xdg_decoration_init },
-	{ "zxdg_output_manager_v1", 3, "wl/xdg-output.c", "-", false,
+	{ "zxdg_output_manager_v1", 3, "surface/xdg-output.c", "-", false,
 	  wlseal_xdg_output_init },
-	{ "zwp_relative_pointer_manager_v1", 1, "wl/relative-pointer.c", "-",
+	{ "zwp_relative_pointer_manager_v1", 1, "seat/relative-pointer.c", "-",
 	  false, wlseal_relative_pointer_init },
-	{ "zwp_pointer_constraints_v1", 1, "wl/pointer-constraints.c", "-",
+	{ "zwp_pointer_constraints_v1", 1, "seat/pointer-constraints.c", "-",
 	  false, wlseal_pointer_constraints_init },
-	{ "zwp_text_input_manager_v3", 1, "wl/text-input.c", "-", false,
+	{ "zwp_text_input_manager_v3", 1, "seat/text-input.c", "-", false,
 	  wlseal_text_input_init },
-	{ "wp_viewporter", 1, "wl/viewporter.c", "objects", false,
+	{ "wp_viewporter", 1, "surface/viewporter.c", "objects", false,
 	  wlseal_viewporter_init },
-	{ "wp_presentation", 1, "wl/presentation.c", "feedbacks", false,
+	{ "wp_presentation", 1, "surface/presentation.c", "feedbacks", false,
 	  wlseal_presentation_init },
 };
 

@@ -6,7 +6,7 @@
  * draw into the backend's image, hands the image to the backend, and when
  * the backend reports the frame on screen, it tells the protocol side
  * through server->events.frame_done (frame callbacks, presentation
- * feedback: wl/surface.c). Repaints are paced by the backend: at most one
+ * feedback: surface/surface.c). Repaints are paced by the backend: at most one
  * frame is in flight, and a new one starts only after the previous one
  * was shown (page flip, or the headless timer).
  */
@@ -39,7 +39,7 @@ static void scanout_refused(struct wlseal_server *server, const char *why)
 /*
  * The scene's scanout hooks in the backend's words (backend.h): the two
  * layers do not share a header, so these pass each call on. One source
- * kind offers buffers (wl/scanout.c's), and its hooks are kept here.
+ * kind offers buffers (surface/scanout.c's), and its hooks are kept here.
  */
 static const struct wlseal_scene_scanout_ops *scene_ops;
 
@@ -197,7 +197,7 @@ static void frame_presented(struct wl_listener *listener, void *data)
 	struct wlseal_server *server =
 		wl_container_of(listener, server, frame_presented);
 	const struct wlseal_frame_info *info = data;
-	/* zero_copy is per surface: wl/surface.c marks the feedbacks of
+	/* zero_copy is per surface: surface/surface.c marks the feedbacks of
 	 * the scanned-out one (frame_start's data). */
 	struct wlseal_frame_done frame = {
 		.seq = info->seq, .when = info->when,
@@ -208,7 +208,7 @@ static void frame_presented(struct wl_listener *listener, void *data)
 	server->last_seq = info->seq;
 	server->repaint_state = WLSEAL_REPAINT_IDLE;
 
-	/* Frame callbacks and presentation feedback (wl/surface.c). */
+	/* Frame callbacks and presentation feedback (surface/surface.c). */
 	wl_signal_emit(&server->events.frame_done, &frame);
 
 	if (server->print_frames) {

@@ -34,7 +34,9 @@
 #include "server.h"
 #include "shm.h"
 #include "socket.h"
-#include "wl.h"
+#include "seat.h"
+#include "shell.h"
+#include "surface.h"
 #include "wlseal.h"
 
 /* How far wlseal_server_create() got: what teardown() undoes. */

@@ -19,7 +19,7 @@
  *   overdraw.c  blended pixels per client and repaint (used by scene/)
  *
  * The layer knows wl_client (libwayland) and log.h, nothing of shm/,
- * wl/, the scene or a backend: those call down into it.
+ * the protocol objects, the scene or a backend: those call down into it.
  */
 #ifndef WLSEAL_ACCOUNT_H
 #define WLSEAL_ACCOUNT_H

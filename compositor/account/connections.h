@@ -28,7 +28,7 @@ bool wlseal_connections_init(struct wl_display *display, int listen_fd,
 void wlseal_connections_finish(void);
 
 /* The client's toplevel surface was mapped: from now on it is never
- * evicted to make room (wl/xdg-toplevel-configure.c). */
+ * evicted to make room (shell/xdg-toplevel-configure.c). */
 void wlseal_connections_mark_mapped(struct wl_client *client);
 
 /* fd-guard.c, once a read's complete requests are handled: the client

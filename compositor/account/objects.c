@@ -7,7 +7,7 @@
  * Every object a client creates costs the compositor memory, and some
  * cost it work on every commit or every frame. Pools have their own
  * budget (pools.c). For everything else, this is what a client can make
- * the compositor hold or do, and what bounds it (the audit of wl/,
+ * the compositor hold or do, and what bounds it (the audit of surface/, seat/ and shell/,
  * shm/ and scene/; each bound is repeated in a comment at its check):
  *
  * - wl_surface (surfaces, default 4096): a few hundred bytes and three
@@ -17,10 +17,10 @@
  *   each is also one of the objects below. A popup costs work beyond its
  *   own requests in three places, all bounded by its client's own
  *   popups: its parent's every commit places it again (one listener per
- *   popup on the parent, wl/xdg-popup.c, parent_applied), a dismissal
+ *   popup on the parent, shell/xdg-popup.c, parent_applied), a dismissal
  *   walks the popups on it, and the seat's test of a click against a
  *   grab chain walks the chain (popups nest at most 16 deep) times the
- *   clicked view's depth. wl_shell_surface (wl/wl-shell.c) is one per
+ *   clicked view's depth. wl_shell_surface (shell/wl-shell.c) is one per
  *   surface too, and goes with its surface (destroyed with it: the
  *   interface has no destroy request, so a client making and destroying
  *   windows holds no dead ones); a transient or popup is a child view of
@@ -42,29 +42,29 @@
  *   presented or discarded; each presented one walks its client's
  *   wl_output resources (presentation.c, sync_output).
  * - wl_output (outputs, default 64): each bind is a resource in its
- *   client's list (wl/output.c), which every presented feedback of
+ *   client's list (surface/output.c), which every presented feedback of
  *   that client walks.
  * - everything else (objects, default 65536, counted over all
  *   interfaces): wl_buffer, wl_shell_surface (a title of at most a
  *   4 KiB message), xdg_positioner (its rules, about 80 bytes),
  *   xdg_popup, zxdg_output_v1 (no state: everything is sent when it is
  *   made), relative pointers (each motion walks the focused client's
- *   own, wl/relative-pointer.c), pointer constraints (one per surface
+ *   own, seat/relative-pointer.c), pointer constraints (one per surface
  *   at most; a motion looks at the focused surface's one, a few small
- *   regions, wl/pointer-constraints.c), text inputs (about 100 bytes,
+ *   regions, seat/pointer-constraints.c), text inputs (about 100 bytes,
  *   the surrounding text is not kept; a keyboard focus change walks the
  *   text inputs of the client left and of the client entered,
- *   wl/text-input.c), data sources and devices, seat devices, decorations,
+ *   seat/text-input.c), data sources and devices, seat devices, decorations,
  *   registries and every bind of a global.
  *   None of them costs work after its request (data sources keep no
  *   mime types, a toplevel keeps one title of at most a 4 KiB
  *   message) except seat devices and text inputs: every key or pointer
  *   event walks the focused client's wl_keyboard or wl_pointer objects
- *   (wl/seat-client.c), every keyboard focus change its text inputs,
+ *   (seat/seat-client.c), every keyboard focus change its text inputs,
  *   so this count bounds those walks too. Otherwise
  *   their count bounds their memory: a resource and its struct, about
  *   200 bytes, 13 MiB at the limit. A server_side decoration adds a
- *   frame of six scene views (wl/decor.c, about 1.5 KiB, no pixels kept:
+ *   frame of six scene views (shell/decor.c, about 1.5 KiB, no pixels kept:
  *   its images are made for each repaint that draws it); a decoration
  *   belongs to a toplevel, one per surface, so the surfaces limit
  *   bounds frames too (6 MiB a client at the default). The frame's

@@ -32,7 +32,7 @@
  * a framebuffer on the screen or flipping is never removed (removing the
  * one scanned out would turn the CRTC off); the buffer is busy from its
  * flip until a later flip replaced it, and only then goes back to the
- * client (wl/scanout.c sends the release); a framebuffer whose buffer
+ * client (surface/scanout.c sends the release); a framebuffer whose buffer
  * the client destroyed is removed at the first frame that no longer
  * shows it. A failure says why and changes nothing, and the frame is
  * composed instead.

@@ -12,7 +12,7 @@
  * EVIOCGBIT and EVIOCGABS answer the two questions wlseal has.
  *
  * This layer knows no Wayland object. It decodes records into calls of
- * a wlseal_input_handler that the seat (wl/seat.c) implements, keeps
+ * a wlseal_input_handler that the seat (seat/seat.c) implements, keeps
  * the cursor position in output coordinates, and tells the seat which
  * kinds of device exist whenever that changes.
  */
@@ -39,7 +39,7 @@ struct wlseal_input_handler {
 	/* Before the cursor moves from (@from_x, @from_y) to (*@x, *@y),
 	 * both inside the output: the seat may hold it where it is or
 	 * keep it in a region (a client's pointer lock or confinement,
-	 * wl/pointer-constraints.c) by changing *@x, *@y. What it returns
+	 * seat/pointer-constraints.c) by changing *@x, *@y. What it returns
 	 * is kept inside the output all the same. NULL: it goes there. */
 	void (*constrain)(void *data, double from_x, double from_y, double *x,
 			  double *y);

@@ -11,7 +11,7 @@
 
 /*
  * The scene's damage gathers every view's: each view's is bounded
- * (wl/region.c collapses a surface's past 32 rectangles), but many views,
+ * (surface/region.c collapses a surface's past 32 rectangles), but many views,
  * or many commits before one repaint, would add up, and every union
  * costs time in proportion to what the region holds: quadratic in the
  * count of views damaged between two repaints. Past SCENE_MAX_RECTS the

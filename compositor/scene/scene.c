@@ -249,7 +249,7 @@ void wlseal_scene_damage_view(struct wlseal_scene *scene,
  * Boxes are kept lazily. What can change a box (a view's size; a child
  * mapped, unmapped, moved or removed) marks it dirty, and its ancestors'
  * up to the first that is dirty already or not counted by its parent
- * (box_invalidate): O(depth), at most 32 levels (wl/subcompositor.c).
+ * (box_invalidate): O(depth), at most 32 levels (surface/subcompositor.c).
  * Stopping there is right by this rule: a mapped view with a dirty box
  * has a parent with a dirty box. subtree_box finds a dirty box again
  * from its children's, descending only into dirty ones, so its cost is

@@ -4,9 +4,9 @@
  *
  * The scene knows rectangles and pixels, nothing of Wayland objects: a
  * view has a position, a size and a pixel source it asks for an image at
- * draw time. wl/surface.c embeds one view in every wl_surface.
+ * draw time. surface/surface.c embeds one view in every wl_surface.
  *
- * Views form trees (wl/subcompositor.c and wl/xdg-popup.c build them): a
+ * Views form trees (surface/subcompositor.c and shell/xdg-popup.c build them): a
  * top-level view sits in wlseal_scene.views at output coordinates; a
  * child view sits in its parent's stack, below or above the parent, at an
  * offset from the parent's origin, and shows only while every ancestor
@@ -35,7 +35,7 @@ struct wlseal_scene_view;
 
 /*
  * A view's pixels as they lie in a client's file, for direct scanout:
- * filled by the view's source (wl/scanout.c). The hooks keep the file's
+ * filled by the view's source (surface/scanout.c). The hooks keep the file's
  * pages and the buffer for as long as the display holds them; their
  * meaning is the backend's (backend.h, struct wlseal_scanout_ops), which
  * repaint.c hands them on to.
@@ -97,7 +97,7 @@ struct wlseal_scene_source {
 
 /*
  * Pointer input on a view the compositor draws itself (a window frame,
- * wl/decor.c) instead of a client's surface. The seat (wl/pointer.c)
+ * shell/decor.c) instead of a client's surface. The seat (seat/pointer.c)
  * sends the cursor's buttons there, not to any client, and holds the
  * pointer for the view while a button pressed on it is down: the view
  * follows the cursor wherever it goes until the release.
@@ -144,7 +144,7 @@ struct wlseal_scene_view {
 	 * (wl_surface.set_input_region, wlseal_scene_set_input), always
 	 * within its size; NULL: all of it. */
 	const pixman_region32_t *input;
-	/* NULL: a client's surface (wl/surface.c embeds the view), whose
+	/* NULL: a client's surface (surface/surface.c embeds the view), whose
 	 * client gets the pointer's events. Otherwise the compositor's own
 	 * view, which takes them through these hooks; it is never a
 	 * top-level view, always a child of a surface's. */
@@ -167,12 +167,12 @@ struct wlseal_scene {
 	unsigned int cascade_next;
 	uint64_t stack_next;	/* the next top-level view's stacked */
 	/* A view was mapped (after it got its place) or unmapped (data:
-	 * the view): the seat moves the keyboard focus (wl/seat.c). */
+	 * the view): the seat moves the keyboard focus (seat/seat.c). */
 	struct wl_signal map_signal, unmap_signal;
 	/* Bumped whenever what takes pointer input where may have changed
 	 * (a view mapped, unmapped, moved, restacked, resized, or given a
 	 * new input region). The seat finds the surface under the cursor
-	 * again when it differs, once a frame at most (wl/pointer.c),
+	 * again when it differs, once a frame at most (seat/pointer.c),
 	 * instead of once per change. */
 	uint64_t layout;
 	/* The scene's work outside the repaint: hit tests
@@ -205,8 +205,8 @@ void wlseal_scene_view_init(struct wlseal_scene_view *view,
 void wlseal_scene_map(struct wlseal_scene *scene, struct wlseal_scene_view *view);
 /* A new window's slot @v on one axis, for a window @size long on an
  * output @out long: as far back towards 0 as it then fits, and 0 if it
- * cannot fit at all (the shells' placement, wl/xdg-toplevel-configure.c
- * and wl/wl-shell.c). */
+ * cannot fit at all (the shells' placement, shell/xdg-toplevel-configure.c
+ * and shell/wl-shell.c). */
 int32_t wlseal_scene_fit(int32_t v, int64_t size, int32_t out);
 /* A floating window's origin (@x, @y) after a move, for a window @w
  * wide: anywhere, as long as some of its top edge (where a title bar is

@@ -20,7 +20,7 @@
  *
  * Cost, bounded per commit: only the rows the commit damaged are read
  * (the whole buffer on its first commit, or when the surface changes
- * buffers: wl/surface-apply.c decides which rows), spans are merged so no row
+ * buffers: surface/surface-apply.c decides which rows), spans are merged so no row
  * is read twice, and each merged span is one contiguous pread() of its
  * rows at the client's stride. At most stride * height bytes a commit,
  * and at most 1 MiB of them on the loop: copy-read.c hands larger reads

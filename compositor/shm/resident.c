@@ -253,7 +253,7 @@ static long sampled_spans(const struct wlseal_shm_buffer *b,
 		kr = s->m[1][0] / 65536.0, orow = s->m[1][2] / 65536.0;
 		c1 = s->y1, c2 = s->y2, r1 = s->x1, r2 = s->x2;
 	} else {
-		/* wl/surface-geometry.c makes no other kind of map. */
+		/* surface/surface-geometry.c makes no other kind of map. */
 		return -1;
 	}
 	/* Columns: from the first to the last sampled (the map is linear:

@@ -137,7 +137,7 @@ struct wlseal_row_span {
 };
 #define WLSEAL_ROW_SPANS_MAX 80
 bool wlseal_buffer_is_copied(struct wl_resource *buffer);
-/* One pointer for wl/scanout.c's record of a buffer of wlseal's wl_shm
+/* One pointer for surface/scanout.c's record of a buffer of wlseal's wl_shm
  * (NULL: a buffer of another wl_shm): found in O(1), where a destroy
  * listener's lookup walks every listener of the buffer, one per
  * surface it is attached to. */

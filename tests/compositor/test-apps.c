@@ -25,7 +25,7 @@
 
 /* Must match compositor/scene/scene.h. */
 #define BACKGROUND 0xff203040u
-/* Must match compositor/wl/decor.c: an unfocused window's frame. */
+/* Must match compositor/shell/decor.c: an unfocused window's frame. */
 #define FRAME_INACTIVE 0xff5a5a5au
 /* Must match sdl2-window.c's colour. */
 #define SDL2_FILL 0xff20a060u

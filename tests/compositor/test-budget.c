@@ -4,7 +4,7 @@
  * surfaces, subsurfaces, regions, frame callbacks, presentation
  * feedbacks, wl_output binds and all objects together, per client and
  * for all clients (budget-totals); and that a collapsed wl_region never
- * becomes an opaque region (wl/region.c).
+ * becomes an opaque region (surface/region.c).
  *
  * Usage: test-budget TEST. Each case starts the compositor with a small
  * limit (--max-*-per-client=N), fills it exactly (accepted: a roundtrip

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test-decor - server-side decorations (compositor/wl/decor.c and
+ * test-decor - server-side decorations (compositor/shell/decor.c and
  * xdg-decoration.c) on the headless backend: the mode each request
  * gets (each followed by an xdg_surface.configure) and the protocol's
  * errors, the frame drawn around the window in screenshots (title bar,
@@ -20,7 +20,7 @@
 
 #include "input-client.h"
 
-/* Must match compositor/wl/decor.c (the cascade and the output's size
+/* Must match compositor/shell/decor.c (the cascade and the output's size
  * are toplevel.h's). */
 #define TITLE_H 24
 #define BORDER 2

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test-wl-shell - wl_shell and wl_shell_surface (compositor/wl/
+ * test-wl-shell - wl_shell and wl_shell_surface (compositor/shell/
  * wl-shell.c) on the headless backend: mapping and placement in
  * screenshots, ping and pong, the fullscreen and maximized configures,
  * transients on their parent, role errors, and the object budget.

@@ -593,7 +593,7 @@ static void op_decoration(struct sclient *c, const struct op *op)
 }
 
 /* Toplevels made by op_parent: more than the compositor's walk of a
- * family (64, compositor/wl/xdg-toplevel.c), so its cut-off is met. */
+ * family (64, compositor/shell/xdg-toplevel.c), so its cut-off is met. */
 #define FAMILY 100
 
 /*

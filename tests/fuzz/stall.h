@@ -24,8 +24,8 @@
 #define BUDGET_FEEDBACKS 4096
 #define BUDGET_OUTPUTS 64
 #define BUDGET_REGIONS 1024
-#define MAX_NESTING 32		/* compositor/wl/subcompositor.c */
-#define VIEWPORT_MAX 32768	/* compositor/wl/viewporter.c */
+#define MAX_NESTING 32		/* compositor/surface/subcompositor.c */
+#define VIEWPORT_MAX 32768	/* compositor/surface/viewporter.c */
 
 /* What every connection holds once set up: a mapped toplevel, SUBS
  * subsurfaces below it (the first CHAIN nested one in the other), a

@@ -12,7 +12,8 @@
 #include "input.h"
 #include "log.h"
 #include "server.h"
-#include "wl.h"
+#include "seat.h"
+#include "surface.h"
 #include "wlcs-server.h"
 
 void set_caps(struct wlcs_server *s)

@@ -51,7 +51,8 @@
 #include "input.h"
 #include "log.h"
 #include "server.h"
-#include "wl.h"
+#include "seat.h"
+#include "surface.h"
 #include "wlseal.h"
 
 #include "wlcs-server.h"

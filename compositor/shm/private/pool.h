@@ -46,7 +46,7 @@ struct wlseal_pool {
 
 /*
  * The pool's mapping while something outside shm/ holds an address in it
- * (a scanout record's image of a buffer: wl/scanout.c, through
+ * (a scanout record's image of a buffer: surface/scanout.c, through
  * wlseal_buffer_pin). A pinned mapping never moves: a resize grows it
  * where it lies or maps the file afresh elsewhere, and then this one is
  * retired, kept (and charged) until its last pin goes (pool.c, pool_grow).
