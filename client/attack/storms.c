@@ -28,8 +28,16 @@
 
 /* The honest client's roundtrip must stay below this, even under TCG. */
 #define HONEST_MAX_MS 1000
-/* Requests between two flushes: libwayland-client's buffer is 4 KiB. */
-#define FLUSH_EVERY 100
+/*
+ * Objects made between two flushes. What they write must fit
+ * libwayland-client's 4 KiB buffer: past it the marshalling flushes by
+ * itself, and a broken pipe there (the compositor closed the connection
+ * after its refusal) is fatal to the display before the refusal can be
+ * read, so the outcome would be "disconnected", not the budget's error.
+ * The largest object here is make_layer()'s six requests, 92 bytes:
+ * 40 of them are 3680.
+ */
+#define FLUSH_EVERY 40
 
 #define BUDGET_REFUSED(msg_) \
 	SHM_ERR(WL_DISPLAY_ERROR_NO_MEMORY, "wl_display", msg_)
