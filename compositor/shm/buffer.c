@@ -19,21 +19,25 @@
 #include "pool.h"
 #include "shm.h"
 
-bool wlseal_buffer_get_size(struct wl_resource *resource, int32_t *w,
-			    int32_t *h)
+bool wlseal_buffer_info(struct wl_resource *resource,
+			struct wlseal_buffer_info *out)
 {
 	struct wlseal_shm_buffer *ours = wlseal_shm_buffer_from_resource(resource);
 	struct wl_shm_buffer *theirs;
 
 	if (ours) {
-		*w = ours->width;
-		*h = ours->height;
+		*out = (struct wlseal_buffer_info){
+			.width = ours->width, .height = ours->height,
+			.copied = ours->copy != NULL,
+		};
 		return true;
 	}
 	theirs = wl_shm_buffer_get(resource);
 	if (theirs) {
-		*w = wl_shm_buffer_get_width(theirs);
-		*h = wl_shm_buffer_get_height(theirs);
+		*out = (struct wlseal_buffer_info){
+			.width = wl_shm_buffer_get_width(theirs),
+			.height = wl_shm_buffer_get_height(theirs),
+		};
 		return true;
 	}
 	return false;
@@ -44,13 +48,6 @@ void **wlseal_buffer_scanout_slot(struct wl_resource *resource)
 	struct wlseal_shm_buffer *ours = wlseal_shm_buffer_from_resource(resource);
 
 	return ours ? &ours->scanout : NULL;
-}
-
-bool wlseal_buffer_is_copied(struct wl_resource *resource)
-{
-	struct wlseal_shm_buffer *ours = wlseal_shm_buffer_from_resource(resource);
-
-	return ours && ours->copy;
 }
 
 void wlseal_buffer_commit(struct wl_resource *resource,

@@ -119,7 +119,19 @@ struct wlseal_pixels {
 	uint32_t format;		/* WL_SHM_FORMAT_* */
 	struct wl_shm_buffer *libwayland; /* set when begin_access was used */
 };
-bool wlseal_buffer_get_size(struct wl_resource *buffer, int32_t *w, int32_t *h);
+/*
+ * What a commit asks of a buffer, answered once, when it is attached: a
+ * wl_buffer's size and its pool's kind never change, so the surface keeps
+ * the answer with the buffer and asks shm/ nothing more at commit but to
+ * read a copied buffer's rows (wlseal_buffer_commit). False: @buffer is
+ * no wl_shm buffer (of ours, or libwayland's under --shm=libwayland).
+ */
+struct wlseal_buffer_info {
+	int32_t width, height;
+	bool copied;		/* a copied pool's (--unsealed=copy) */
+};
+bool wlseal_buffer_info(struct wl_resource *buffer,
+			struct wlseal_buffer_info *out);
 /*
  * A commit of @buffer: rows [y1, y2) of its pixels may have changed since
  * it was last committed (@n < 0: any row may have). Buffers of a copied
@@ -136,7 +148,6 @@ struct wlseal_row_span {
 	int32_t y1, y2;
 };
 #define WLSEAL_ROW_SPANS_MAX 80
-bool wlseal_buffer_is_copied(struct wl_resource *buffer);
 /* One pointer for surface/scanout.c's record of a buffer of wlseal's wl_shm
  * (NULL: a buffer of another wl_shm): found in O(1), where a destroy
  * listener's lookup walks every listener of the buffer, one per

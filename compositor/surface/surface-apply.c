@@ -23,6 +23,7 @@ void wlseal_surface_buffer_destroyed(struct wl_listener *listener, void *data)
 	wl_list_remove(&s->buffer_destroy.link);
 	wl_list_init(&s->buffer_destroy.link);
 	s->buffer = NULL;
+	s->buffer_info = (struct wlseal_buffer_info){ 0 };
 	if (s->view.mapped)
 		wlseal_scene_damage_view(&s->server->scene, &s->view, NULL);
 	wlseal_scene_request_frame(&s->server->scene);
@@ -45,7 +46,7 @@ static void surface_copy_damage(struct wlseal_surface *s,
 	int i, k, nb, n = 0;
 	pixman_box32_t *b;
 
-	if (!wlseal_buffer_is_copied(s->buffer))
+	if (!s->buffer_info.copied)
 		return;
 	if (new_buffer || (s->view.transform &&
 			   pixman_region32_not_empty(&st->damage))) {
@@ -119,13 +120,14 @@ void wlseal_surface_apply(struct wlseal_surface *s,
 		if (st->buffer)
 			wlseal_scanout_attached(st->buffer);
 		s->buffer = st->buffer;
+		s->buffer_info = st->buffer_info;
 		s->has_content = s->buffer != NULL;
 		if (s->buffer)
 			wl_resource_add_destroy_listener(s->buffer,
 							 &s->buffer_destroy);
 		else
 			wlseal_scene_set_size(&server->scene, &s->view, 0, 0);
-		wlseal_surface_state_set_buffer(st, NULL);
+		wlseal_surface_state_set_buffer(st, NULL, NULL);
 		st->attached = false;
 		/* --verbose: one line per committed buffer, so tools can
 		 * tell which client kept drawing, and at what size. */

@@ -113,7 +113,8 @@ bool wlseal_surface_geometry(struct wlseal_surface *s)
 	struct affine m;
 	double sx, sy, ox, oy;
 
-	wlseal_buffer_get_size(s->buffer, &bw, &bh);
+	bw = s->buffer_info.width;	/* asked of shm/ at attach */
+	bh = s->buffer_info.height;
 	tw = s->transform & 1 ? bh : bw;	/* 90 and 270 swap the sides */
 	th = s->transform & 1 ? bw : bh;
 	if (tw % s->scale || th % s->scale) {

@@ -28,10 +28,11 @@ static void surface_attach(struct wl_client *client, struct wl_resource *r,
 			   struct wl_resource *buffer, int32_t x, int32_t y)
 {
 	struct wlseal_surface *s = wlseal_surface_from_resource(r);
-	int32_t w, h;
+	struct wlseal_buffer_info info;
 
-	/* x, y: toplevels are placed by the compositor */
-	if (buffer && !wlseal_buffer_get_size(buffer, &w, &h)) {
+	/* x, y: toplevels are placed by the compositor. The one question
+	 * to shm/ about this buffer, answered for every later commit. */
+	if (buffer && !wlseal_buffer_info(buffer, &info)) {
 		wl_resource_post_error(r, WL_SURFACE_ERROR_INVALID_SIZE,
 				       "only wl_shm buffers are supported");
 		return;
@@ -39,7 +40,8 @@ static void surface_attach(struct wl_client *client, struct wl_resource *r,
 	if (buffer && s->role_attach && !s->role_attach(s))
 		return;
 	s->pending.attached = true;
-	wlseal_surface_state_set_buffer(&s->pending, buffer);
+	wlseal_surface_state_set_buffer(&s->pending, buffer,
+					buffer ? &info : NULL);
 }
 
 /* x + w may pass INT32_MAX (Mesa sends 0, 0, INT32_MAX, INT32_MAX on

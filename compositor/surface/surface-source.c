@@ -51,7 +51,7 @@ static bool surface_source_scanout(struct wlseal_scene_view *view,
 {
 	struct wlseal_surface *s = wl_container_of(view, s, view);
 
-	if (!s->buffer || wlseal_buffer_is_copied(s->buffer))
+	if (!s->buffer || s->buffer_info.copied)
 		return false;
 	return wlseal_scanout_describe(s->buffer, out, why, why_len);
 }

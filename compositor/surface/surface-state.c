@@ -21,6 +21,7 @@ static void state_buffer_destroyed(struct wl_listener *listener, void *data)
 	wl_list_remove(&st->buffer_destroy.link);
 	wl_list_init(&st->buffer_destroy.link);
 	st->buffer = NULL;
+	st->buffer_info = (struct wlseal_buffer_info){ 0 };
 }
 
 void wlseal_surface_state_init(struct wlseal_surface_state *st)
@@ -38,8 +39,10 @@ void wlseal_surface_state_init(struct wlseal_surface_state *st)
 }
 
 void wlseal_surface_state_set_buffer(struct wlseal_surface_state *st,
-			     struct wl_resource *buffer)
+				     struct wl_resource *buffer,
+				     const struct wlseal_buffer_info *info)
 {
+	st->buffer_info = info ? *info : (struct wlseal_buffer_info){ 0 };
 	wl_list_remove(&st->buffer_destroy.link);
 	wl_list_init(&st->buffer_destroy.link);
 	st->buffer = buffer;
@@ -59,9 +62,10 @@ void wlseal_surface_state_merge(struct wlseal_surface_state *into,
 		if (into->buffer && into->buffer != from->buffer &&
 		    into->buffer != current)
 			wl_buffer_send_release(into->buffer);
-		wlseal_surface_state_set_buffer(into, from->buffer);
+		wlseal_surface_state_set_buffer(into, from->buffer,
+						&from->buffer_info);
 		into->attached = true;
-		wlseal_surface_state_set_buffer(from, NULL);
+		wlseal_surface_state_set_buffer(from, NULL, NULL);
 		from->attached = false;
 	}
 	/* Both sides hold at most 33 rectangles (region.c): O(1). */

@@ -37,6 +37,7 @@ struct wlseal_viewport_state {
 struct wlseal_surface_state {
 	bool attached;
 	struct wl_resource *buffer;
+	struct wlseal_buffer_info buffer_info;	/* shm/'s answer at attach */
 	struct wl_listener buffer_destroy;
 	pixman_region32_t damage;	/* surface coords (wl_surface.damage) */
 	pixman_region32_t buffer_damage;	/* buffer coords (damage_buffer) */
@@ -65,6 +66,7 @@ struct wlseal_surface {
 
 	/* Committed state; view.width and view.height are its size. */
 	struct wl_resource *buffer;
+	struct wlseal_buffer_info buffer_info;	/* @buffer's, from attach */
 	struct wl_listener buffer_destroy;
 	/* The last attach committed a buffer, not NULL. Roles map and unmap
 	 * on this, not on @buffer: a shown buffer the client destroys

@@ -91,7 +91,8 @@ bool wlseal_region_box(int32_t x, int32_t y, int32_t w, int32_t h,
 void wlseal_surface_state_init(struct wlseal_surface_state *st);
 /* @st holds @buffer (NULL: none), forgotten if it is destroyed. */
 void wlseal_surface_state_set_buffer(struct wlseal_surface_state *st,
-				     struct wl_resource *buffer);
+				     struct wl_resource *buffer,
+				     const struct wlseal_buffer_info *info);
 /* Adds @from (then empty) to @into; @current is the buffer on screen. */
 void wlseal_surface_state_merge(struct wlseal_surface_state *into,
 				struct wlseal_surface_state *from,
