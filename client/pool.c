@@ -135,21 +135,36 @@ bool create_pool(struct window *w)
 
 /*
  * Shrinking a sealed file in place, which only the seed ABI allows: once
- * the compositor has let go of the pool (no buffer, no pool, its fd
- * closed, which a roundtrip after destroying them guarantees) and our own
- * mapping is gone, this fd is the only reference, so SHMEM_SET_SEALS may
- * lift SEAL_SHRINK. Truncate, seal again, and offer the same file anew.
- * Any failure leaves the file as it was and the caller uses a new one.
+ * the compositor has let go of the pool (no buffer, no pool, its mapping
+ * and fd gone) and our own mapping is gone, this fd is the only
+ * reference, so SHMEM_SET_SEALS may lift SEAL_SHRINK. Truncate, seal
+ * again, and offer the same file anew. Any failure leaves the file as it
+ * was and the caller uses a new one.
+ *
+ * A roundtrip after destroying the pool and its buffers tells us the
+ * compositor handled the destroys, not that the mapping is gone: wlseal
+ * unmaps a pool's last mapping and closes its fd on a thread of its own
+ * (shm/closer.c), so the kernel may still count it for a moment. The
+ * kernel's refusal (EPERM: another reference or mapping of the file;
+ * EBUSY: pages still pinned) is the condition: ask again after each
+ * further roundtrip, a bounded number of times.
  */
+#define SHRINK_TRIES 100
+
 static bool shrink_in_place(struct window *w, size_t size)
 {
 	int seed = wlseal_upstream_to_seed(file_seals(w));
 	int fd = w->pool.fd;
+	int tries = 0, ret;
 
 	w->pool.fd = -1;	/* destroy_pool must not close it */
 	destroy_pool(w);
-	wl_display_roundtrip(w->d->display);
-	if (fcntl(fd, SHMEM_SET_SEALS, seed & ~SHMEM_SEAL_SHRINK) < 0) {
+	do {
+		wl_display_roundtrip(w->d->display);
+		ret = fcntl(fd, SHMEM_SET_SEALS, seed & ~SHMEM_SEAL_SHRINK);
+	} while (ret < 0 && (errno == EPERM || errno == EBUSY) &&
+		 ++tries < SHRINK_TRIES);
+	if (ret < 0) {
 		printf("WLSEAL-CLIENT-SHRINK new-pool (SHMEM_SET_SEALS: %s)\n",
 		       strerror(errno));
 		close(fd);
