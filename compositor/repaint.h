@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * repaint.h - the repaint loop (repaint.c), the only meeting point of
- * scene and backend; main.c drives it.
+ * scene and backend; server.c drives it.
  */
 #ifndef WLSEAL_REPAINT_H
 #define WLSEAL_REPAINT_H

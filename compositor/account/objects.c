@@ -89,7 +89,7 @@
  *
  * Real applications stay far below every default: foot, GTK and mpv use
  * fewer than 100 surfaces and a few hundred objects. Each limit has its
- * --max-*-per-client option (main.c).
+ * --max-*-per-client option (options.c).
  *
  * Totals. A limit per client alone is multiplied by every connection an
  * attacker opens, and the per-frame walks cover all clients. So each

@@ -17,7 +17,8 @@
 bool wlseal_xdg_shell_init(struct wlseal_server *server, uint32_t version);
 
 /* wl-shell.c: wl_shell and wl_shell_surface (version 1). It calls
- * seat.c (a popup's grab) and is called by no one but main.c. */
+ * seat.c (a popup's grab) and is called by no one but the table of
+ * globals (globals.c). */
 bool wlseal_wl_shell_init(struct wlseal_server *server, uint32_t version);
 
 /* xdg-decoration.c: zxdg_decoration_manager_v1: server_side unless the

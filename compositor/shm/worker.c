@@ -134,7 +134,7 @@ struct wlseal_worker *wlseal_worker_start(struct wl_event_loop *loop,
 	w->source = wl_event_loop_add_fd(loop, w->efd, WL_EVENT_READABLE,
 					 worker_ready, w);
 	/* The thread takes no signal: the loop reads them from a signalfd
-	 * (main.c), and a thread with them unblocked would take SIGTERM's
+	 * (server.c), and a thread with them unblocked would take SIGTERM's
 	 * default action for the whole process. */
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
